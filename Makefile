@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kportreserve workbench: graft this tree onto Debian's Linux source,
+# build it with the kernel's own tools and test it in UML and QEMU.
+#
+#   make demo      boot the kernel with an example policy and watch it work
+#   make check     every test; each stage ends with "NAME: N passed, N failed"
+#
+# KVER=6.12 (default) picks the kernel series; V=1 shows the build.
+
+KVER ?= 6.12
+export KVER
+WB := tools/workbench
+
+.PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
+	selftest-debug demo shell lint check clean help
+
+all: check
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@$(WB)/deps.sh
+
+graft: deps
+	@$(WB)/graft.sh
+
+kunit: deps
+	@$(WB)/kunit.sh
+
+kernel: deps
+	@$(WB)/kernel.sh >/dev/null
+
+kernel-debug: deps
+	@$(WB)/kernel.sh debug >/dev/null
+
+# The path of the bootable image, and nothing else on standard output.
+print-kernel: deps
+	@$(WB)/print-kernel.sh
+
+selftest: deps
+	@$(WB)/selftest.sh
+
+selftest-debug: deps
+	@$(WB)/selftest.sh debug
+
+demo: deps
+	@$(WB)/demo.sh
+
+shell: deps
+	@$(WB)/shell.sh
+
+lint: deps
+	@$(WB)/lint.sh
+
+check: deps
+	@$(WB)/check.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the kportreserve policy: building, matching a bind
+ * against it, and swapping it under RCU.
+ */
+
+#include <kunit/test.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "policy.h"
+
+static const char sample_policy[] =
+	"80/tcp     /usr/sbin/nginx\n"
+	"443/tcp    /usr/sbin/nginx\n"
+	"5353/udp   /usr/sbin/avahi-daemon\n"
+	"8000-8099  /opt/app/bin/server\n"
+	"8050-8060  /opt/other\n"
+	"2049       <kernel>\n";
+
+/**
+ * struct match_case - one bind and the verdict the sample policy gives it
+ * @desc: name of the case
+ * @proto: protocol of the bind
+ * @port: port of the bind
+ * @exe: path of the binding program; NULL for an unknown executable,
+ *       KPR_KERNEL_NAME for a kernel thread
+ * @allowed: expected verdict
+ */
+struct match_case {
+	const char *desc;
+	enum kpr_proto proto;
+	u16 port;
+	const char *exe;
+	bool allowed;
+};
+
+#define TCP KPR_PROTO_TCP
+#define UDP KPR_PROTO_UDP
+#define NGINX "/usr/sbin/nginx"
+#define EVIL "/usr/bin/evil"
+#define SERVER "/opt/app/bin/server"
+#define OTHER "/opt/other"
+
+static const struct match_case match_cases[] = {
+	{ "listed program", TCP, 80, NGINX, true },
+	{ "other program", TCP, 80, EVIL, false },
+	{ "tcp rule leaves udp free", UDP, 80, EVIL, true },
+	{ "udp rule leaves tcp free", TCP, 5353, EVIL, true },
+	{ "udp rule", UDP, 5353, EVIL, false },
+	{ "udp rule, listed program", UDP, 5353, "/usr/sbin/avahi-daemon", true },
+	{ "port without rule", TCP, 81, EVIL, true },
+	{ "unknown executable, port without rule", TCP, 81, NULL, true },
+	{ "unknown executable, reserved port", TCP, 80, NULL, false },
+	{ "longer name", TCP, 80, NGINX "2", false },
+	{ "shorter name", TCP, 80, "/usr/sbin/ngin", false },
+	{ "below range", TCP, 7999, EVIL, true },
+	{ "range start", TCP, 8000, EVIL, false },
+	{ "range start, listed", TCP, 8000, SERVER, true },
+	{ "range end", UDP, 8099, EVIL, false },
+	{ "range end, listed", UDP, 8099, SERVER, true },
+	{ "above range", UDP, 8100, EVIL, true },
+	{ "overlap, first program", TCP, 8050, SERVER, true },
+	{ "overlap, second program", TCP, 8050, OTHER, true },
+	{ "overlap end", TCP, 8060, OTHER, true },
+	{ "before overlap", TCP, 8049, OTHER, false },
+	{ "after overlap", TCP, 8061, OTHER, false },
+	{ "after overlap, first program", TCP, 8061, SERVER, true },
+	{ "kernel thread", UDP, 2049, KPR_KERNEL_NAME, true },
+	{ "user program on kernel port", TCP, 2049, "/usr/sbin/rpc.nfsd", false },
+	{ "kernel thread on user port", TCP, 80, KPR_KERNEL_NAME, false },
+	{ "kernel thread, port without rule", TCP, 1, KPR_KERNEL_NAME, true },
+	{ "lowest port", TCP, 1, EVIL, true },
+	{ "highest port", UDP, 65535, EVIL, true },
+};
+
+static void match_case_desc(const struct match_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(match, match_cases, match_case_desc);
+
+static struct kpr_exe exe_of(const char *path)
+{
+	if (!path)
+		return (struct kpr_exe){};
+	if (!strcmp(path, KPR_KERNEL_NAME))
+		return (struct kpr_exe){ .kernel = true };
+	return (struct kpr_exe){ .path = path, .len = strlen(path) };
+}
+
+static void policy_free_action(void *pol)
+{
+	kpr_policy_free(pol);
+}
+
+static struct kpr_policy *build(struct kunit *test, const char *text)
+{
+	struct kpr_ruleset rs = {};
+	struct kpr_policy *pol;
+	const char *msg;
+	unsigned int line;
+
+	KUNIT_ASSERT_EQ(test, kpr_parse_policy(text, strlen(text), &rs, &line,
+					       &msg), 0);
+	pol = kpr_policy_build(&rs);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pol);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   policy_free_action,
+							   pol));
+	return pol;
+}
+
+static void test_kpr_policy_allows_cases(struct kunit *test)
+{
+	const struct match_case *c = test->param_value;
+	struct kpr_policy *pol = build(test, sample_policy);
+	struct kpr_exe exe = exe_of(c->exe);
+
+	KUNIT_EXPECT_EQ(test, kpr_policy_allows(pol, c->proto, c->port, &exe),
+			c->allowed);
+}
+
+/* Only ports with a rule are reserved, per protocol. */
+static void test_kpr_policy_reserves_sample(struct kunit *test)
+{
+	struct kpr_policy *pol = build(test, sample_policy);
+
+	KUNIT_EXPECT_TRUE(test, kpr_policy_reserves(pol, TCP, 80));
+	KUNIT_EXPECT_FALSE(test, kpr_policy_reserves(pol, UDP, 80));
+	KUNIT_EXPECT_TRUE(test, kpr_policy_reserves(pol, UDP, 2049));
+	KUNIT_EXPECT_FALSE(test, kpr_policy_reserves(pol, TCP, 0));
+	KUNIT_EXPECT_FALSE(test, kpr_policy_reserves(NULL, TCP, 80));
+	/* 80, 443, 5353, 2049 and the hundred ports of 8000-8099 */
+	KUNIT_EXPECT_EQ(test, pol->nr_ports, 104);
+	KUNIT_EXPECT_EQ(test, pol->rs.nr_rules, 6);
+}
+
+/* No policy and the empty policy reserve nothing. */
+static void test_kpr_policy_allows_empty(struct kunit *test)
+{
+	struct kpr_policy *pol = build(test, "# nothing\n");
+	struct kpr_exe exe = exe_of(EVIL);
+	unsigned int port;
+
+	for (port = 0; port < KPR_NR_PORTS; port += 257) {
+		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(NULL, TCP, port, &exe));
+		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, UDP, port, &exe));
+	}
+	KUNIT_EXPECT_EQ(test, pol->nr_ports, 0);
+	KUNIT_EXPECT_STREQ(test, pol->text, "");
+}
+
+/* The whole port space for 64 programs: every one may bind every port. */
+static void test_kpr_policy_build_full_range(struct kunit *test)
+{
+	const size_t size = 64 * 32;
+	char *text = kunit_kzalloc(test, size, GFP_KERNEL);
+	struct kpr_policy *pol;
+	char path[16];
+	size_t len = 0;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < 64; i++)
+		len += scnprintf(text + len, size - len, "1-65535 /bin/p%d\n", i);
+	pol = build(test, text);
+	KUNIT_EXPECT_EQ(test, pol->nr_ports, 65535);
+	for (i = 0; i < 64; i++) {
+		struct kpr_exe exe;
+
+		scnprintf(path, sizeof(path), "/bin/p%d", i);
+		exe = exe_of(path);
+		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, TCP, 1, &exe));
+		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, UDP, 65535, &exe));
+		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, TCP, 31337 + i, &exe));
+	}
+	path[1] = 'X';
+	{
+		struct kpr_exe exe = exe_of(path);
+
+		KUNIT_EXPECT_FALSE(test, kpr_policy_allows(pol, TCP, 443, &exe));
+	}
+}
+
+/* Nested ranges of distinct programs past KPR_MAX_SET_ENTRIES are E2BIG. */
+static void test_kpr_policy_build_overlap_limit(struct kunit *test)
+{
+	const unsigned int n = 8192;
+	struct kpr_ruleset rs = {};
+	struct kpr_policy *pol;
+	const char *msg;
+	unsigned int i, line;
+	size_t size = n * 32, len = 0;
+	char *text = kvzalloc(size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < n; i++)
+		len += scnprintf(text + len, size - len, "%u-%u /p%u\n",
+				 i + 1, 65535 - i, i);
+	KUNIT_ASSERT_EQ(test, kpr_parse_policy(text, len, &rs, &line, &msg), 0);
+	kvfree(text);
+	pol = kpr_policy_build(&rs);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pol), -E2BIG);
+	/* On failure the rules stay with the caller. */
+	KUNIT_EXPECT_EQ(test, rs.nr_rules, n);
+	kpr_ruleset_destroy(&rs);
+}
+
+/* The canonical text of a policy is its rules, one a line, in order. */
+static void test_kpr_policy_build_text(struct kunit *test)
+{
+	struct kpr_policy *pol = build(test, sample_policy);
+
+	KUNIT_EXPECT_STREQ(test, pol->text,
+			   "80/tcp /usr/sbin/nginx\n"
+			   "443/tcp /usr/sbin/nginx\n"
+			   "2049 <kernel>\n"
+			   "5353/udp /usr/sbin/avahi-daemon\n"
+			   "8000-8099 /opt/app/bin/server\n"
+			   "8050-8060 /opt/other\n");
+	KUNIT_EXPECT_EQ(test, pol->text_len, strlen(pol->text));
+}
+
+/*
+ * A reader that holds the old policy under RCU keeps a whole, unchanged
+ * policy while a new one is put in force; the new one is seen afterwards.
+ */
+static void test_kpr_policy_activate_while_reading(struct kunit *test)
+{
+	struct kpr_ruleset rs_a = {}, rs_b = {};
+	struct kpr_policy *a, *b;
+	const struct kpr_policy *seen;
+	struct kpr_exe exe = exe_of(EVIL);
+	const char *msg;
+	unsigned int line;
+	u64 gen;
+
+	KUNIT_ASSERT_EQ(test, kpr_parse_policy("80 /a\n", 6, &rs_a, &line, &msg), 0);
+	KUNIT_ASSERT_EQ(test, kpr_parse_policy("81 /b\n", 6, &rs_b, &line, &msg), 0);
+	a = kpr_policy_build(&rs_a);
+	b = kpr_policy_build(&rs_b);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+
+	gen = kpr_policy_activate(a);
+	rcu_read_lock();
+	seen = rcu_dereference(kpr_active_policy);
+	KUNIT_EXPECT_PTR_EQ(test, seen, a);
+	KUNIT_EXPECT_EQ(test, kpr_policy_activate(b), gen + 1);
+	/* b is in force, but this reader still holds a, intact. */
+	KUNIT_EXPECT_FALSE(test, kpr_policy_allows(seen, TCP, 80, &exe));
+	KUNIT_EXPECT_TRUE(test, kpr_policy_allows(seen, TCP, 81, &exe));
+	KUNIT_EXPECT_STREQ(test, seen->text, "80 /a\n");
+	rcu_read_unlock();
+
+	rcu_read_lock();
+	seen = rcu_dereference(kpr_active_policy);
+	KUNIT_EXPECT_PTR_EQ(test, seen, b);
+	KUNIT_EXPECT_TRUE(test, kpr_policy_allows(seen, TCP, 80, &exe));
+	KUNIT_EXPECT_FALSE(test, kpr_policy_allows(seen, TCP, 81, &exe));
+	rcu_read_unlock();
+
+	/* Leave no reservation behind for the tests that follow. */
+	a = build(test, "");
+	kunit_remove_action(test, policy_free_action, a);
+	kpr_policy_activate(a);
+}
+
+static struct kunit_case kpr_policy_test_cases[] = {
+	KUNIT_CASE_PARAM(test_kpr_policy_allows_cases, match_gen_params),
+	KUNIT_CASE(test_kpr_policy_reserves_sample),
+	KUNIT_CASE(test_kpr_policy_allows_empty),
+	KUNIT_CASE(test_kpr_policy_build_full_range),
+	KUNIT_CASE(test_kpr_policy_build_overlap_limit),
+	KUNIT_CASE(test_kpr_policy_build_text),
+	KUNIT_CASE(test_kpr_policy_activate_while_reading),
+	{}
+};
+
+static struct kunit_suite kpr_policy_test_suite = {
+	.name = "kportreserve-policy",
+	.test_cases = kpr_policy_test_cases,
+};
+
+kunit_test_suite(kpr_policy_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the kportreserve policy");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve securityfs files: "policy" (read and replace the policy)
+ * and "stats" (counters).
+ *
+ * A new policy may arrive in many write() calls. It is parsed as it comes,
+ * so a bad line fails the write() that carries it; it is built when the
+ * file is closed (flush, which can still report an error) and put in force
+ * when the file is released, unless a write failed or the writer died of a
+ * signal. Until then the old policy stays in force.
+ */
+
+#define pr_fmt(fmt) "kportreserve: " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/mutex.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "kportreserve.h"
+#include "policy.h"
+#include "stats.h"
+
+/**
+ * struct kpr_policy_file - one open of the "policy" file
+ * @lock: serialises writes, flush and truncation on this open file
+ * @parser: parses what is written
+ * @built: the policy built at flush, put in force at release
+ * @error: sticky error of this writer: once set, nothing is loaded
+ * @dirty: written to or truncated, so release replaces the policy
+ * @abandoned: the writer died of a signal, so release changes nothing
+ * @text: for readers, the policy in force when the file was opened
+ * @text_len: length of @text
+ */
+struct kpr_policy_file {
+	struct mutex lock;
+	struct kpr_parser parser;
+	struct kpr_policy *built;
+	int error;
+	bool dirty;
+	bool abandoned;
+	char *text;
+	size_t text_len;
+};
+
+static bool may_load_policy(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_MAC_ADMIN);
+}
+
+/*
+ * A task killed by a signal closes its files on the way out with the
+ * signal in its exit code; a task that calls exit() has none there.
+ */
+static bool writer_killed(void)
+{
+	return fatal_signal_pending(current) ||
+	       ((current->flags & PF_EXITING) && (current->exit_code & 0x7f));
+}
+
+static int policy_open(struct inode *inode, struct file *file)
+{
+	struct kpr_policy_file *pf;
+
+	if ((file->f_mode & FMODE_WRITE) && !may_load_policy(file))
+		return -EPERM;
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		return -ENOMEM;
+	mutex_init(&pf->lock);
+	kpr_parser_init(&pf->parser);
+	if (file->f_mode & FMODE_READ) {
+		pf->text = kpr_policy_text(&pf->text_len);
+		if (!pf->text) {
+			kfree(pf);
+			return -ENOMEM;
+		}
+	}
+	file->private_data = pf;
+	return 0;
+}
+
+static ssize_t policy_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	struct kpr_policy_file *pf = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, pf->text,
+				       pf->text_len);
+}
+
+/* Called with pf->lock held: a change of the text voids a built policy. */
+static void policy_changed(struct kpr_policy_file *pf)
+{
+	pf->dirty = true;
+	kpr_policy_free(pf->built);
+	pf->built = NULL;
+}
+
+static int parse_error(struct kpr_policy_file *pf, int err)
+{
+	if (!pf->error)
+		pr_err("policy line %u: %s; policy unchanged\n",
+		       pf->parser.error_line, pf->parser.error_msg);
+	pf->error = err;
+	return err;
+}
+
+static ssize_t policy_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct kpr_policy_file *pf = file->private_data;
+	char *buf;
+	int err;
+
+	if (!may_load_policy(file))
+		return -EPERM;
+	if (count > KPR_POLICY_MAX_BYTES) {
+		pr_err("policy larger than 16 MiB of text; policy unchanged\n");
+		return -E2BIG;
+	}
+	buf = vmemdup_user(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	mutex_lock(&pf->lock);
+	err = pf->error;
+	if (!err) {
+		policy_changed(pf);
+		err = kpr_parser_feed(&pf->parser, buf, count);
+		if (err)
+			parse_error(pf, err);
+	}
+	mutex_unlock(&pf->lock);
+	kvfree(buf);
+	if (err)
+		return err;
+	*ppos += count;
+	return count;
+}
+
+/**
+ * build_policy() - parse the last line and build the written policy
+ * @pf: the open file
+ *
+ * Context: pf->lock held.
+ * Return: 0 or the writer's (sticky) error.
+ */
+static int build_policy(struct kpr_policy_file *pf)
+{
+	struct kpr_ruleset rs;
+	struct kpr_policy *pol;
+	int err;
+
+	if (pf->error || pf->built)
+		return pf->error;
+	err = kpr_parser_finish(&pf->parser);
+	if (err)
+		return parse_error(pf, err);
+	kpr_parser_take(&pf->parser, &rs);
+	pol = kpr_policy_build(&rs);
+	if (IS_ERR(pol)) {
+		kpr_ruleset_destroy(&rs);
+		pf->error = PTR_ERR(pol);
+		pr_err("policy %s; policy unchanged\n",
+		       pf->error == -E2BIG ?
+		       "ranges overlap too much (limit 4194304 port-program pairs)" :
+		       "does not fit in memory");
+		return pf->error;
+	}
+	pf->built = pol;
+	return 0;
+}
+
+static int policy_flush(struct file *file, fl_owner_t id)
+{
+	struct kpr_policy_file *pf = file->private_data;
+	int err = 0;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+	/*
+	 * Only the last close ends the policy: a shell's "> policy" closes
+	 * a dup()ed descriptor before the writer writes.
+	 */
+	if (file_count(file) > 1)
+		return 0;
+	mutex_lock(&pf->lock);
+	if (writer_killed())
+		pf->abandoned = true;
+	else if (pf->dirty)
+		err = build_policy(pf);
+	mutex_unlock(&pf->lock);
+	return err;
+}
+
+static void load_policy(struct kpr_policy_file *pf)
+{
+	struct kpr_policy *pol;
+	u64 generation;
+
+	if (build_policy(pf))
+		return;
+	pol = pf->built;
+	pf->built = NULL;
+	generation = kpr_policy_activate(pol);
+	pr_info("policy generation %llu loaded: %zu rules, %u ports\n",
+		generation, pol->rs.nr_rules, pol->nr_ports);
+}
+
+static int policy_release(struct inode *inode, struct file *file)
+{
+	struct kpr_policy_file *pf = file->private_data;
+
+	if ((file->f_mode & FMODE_WRITE) && pf->dirty && !pf->abandoned &&
+	    !writer_killed())
+		load_policy(pf);
+	kpr_policy_free(pf->built);
+	kpr_parser_destroy(&pf->parser);
+	kvfree(pf->text);
+	kfree(pf);
+	return 0;
+}
+
+static const struct file_operations policy_fops = {
+	.open = policy_open,
+	.read = policy_read,
+	.write = policy_write,
+	.flush = policy_flush,
+	.release = policy_release,
+	.llseek = generic_file_llseek,
+};
+
+/*
+ * open(O_TRUNC) loses the flag before our open sees it, but truncates
+ * through setattr with the file at hand: ": > policy" means "load the
+ * empty policy", where a plain open and close ("touch") changes nothing.
+ */
+static int policy_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+			  struct iattr *attr)
+{
+	struct file *file = attr->ia_file;
+
+	if ((attr->ia_valid & (ATTR_SIZE | ATTR_FILE)) ==
+	    (ATTR_SIZE | ATTR_FILE) && file->f_op == &policy_fops &&
+	    (file->f_mode & FMODE_WRITE) && !attr->ia_size) {
+		struct kpr_policy_file *pf = file->private_data;
+
+		mutex_lock(&pf->lock);
+		if (!pf->error)
+			policy_changed(pf);
+		mutex_unlock(&pf->lock);
+	}
+	return simple_setattr(idmap, dentry, attr);
+}
+
+static const struct inode_operations policy_iops = {
+	.setattr = policy_setattr,
+};
+
+static int stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kpr_stats_show, NULL);
+}
+
+static const struct file_operations stats_fops = {
+	.open = stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * kpr_init_securityfs() - create /sys/kernel/security/kportreserve/
+ *
+ * Does nothing when the LSM is not enabled by lsm=.
+ *
+ * Return: 0 or the error of the file that could not be created.
+ */
+static int __init kpr_init_securityfs(void)
+{
+	struct dentry *dir, *policy, *stats;
+	int err;
+
+	if (!kpr_enabled)
+		return 0;
+	dir = securityfs_create_dir("kportreserve", NULL);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	policy = securityfs_create_file("policy", 0600, dir, NULL,
+					&policy_fops);
+	if (IS_ERR(policy)) {
+		err = PTR_ERR(policy);
+		goto err_dir;
+	}
+	d_inode(policy)->i_op = &policy_iops;
+	stats = securityfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	if (IS_ERR(stats)) {
+		err = PTR_ERR(stats);
+		goto err_policy;
+	}
+	return 0;
+
+err_policy:
+	securityfs_remove(policy);
+err_dir:
+	securityfs_remove(dir);
+	return err;
+}
+fs_initcall(kpr_init_securityfs);

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kportreserve policy language: the pure parser's interface.
+ *
+ * This header and parser.c build both in the kernel and in user space
+ * (the admin command and the fuzzer), so they use only the few services
+ * declared in parser_env.h.
+ */
+#ifndef _SECURITY_KPORTRESERVE_PARSER_H
+#define _SECURITY_KPORTRESERVE_PARSER_H
+
+#ifdef __KERNEL__
+#include "parser_env.h"
+#else
+#include "kpr_user_env.h"
+#endif
+
+/* Protocols a rule can name; a rule without one covers all of them. */
+enum kpr_proto {
+	KPR_PROTO_TCP,
+	KPR_PROTO_UDP,
+	KPR_NR_PROTOS,
+};
+
+#define KPR_PROTO_ALL		((1U << KPR_NR_PROTOS) - 1)
+#define KPR_NR_PORTS		65536U
+#define KPR_PATH_MAX		4096U
+
+/* Documented limits: a policy over them fails with E2BIG. */
+#define KPR_POLICY_MAX_BYTES	(16U << 20)
+#define KPR_POLICY_MAX_RULES	(1U << 20)
+/* One encoded line: a path of KPR_PATH_MAX bytes, all escaped, and a port. */
+#define KPR_LINE_MAX		(4 * KPR_PATH_MAX + 64)
+
+/* The name kernel threads go by in a policy. */
+#define KPR_KERNEL_NAME		"<kernel>"
+
+/**
+ * struct kpr_program - a program named by a policy, shared by its rules
+ * @hash: FNV-1a hash of @path, to intern equal names
+ * @id: index of the program in its ruleset, in order of first appearance
+ * @len: length of @path, without the terminating NUL
+ * @kernel: true for KPR_KERNEL_NAME, which matches kernel threads only
+ * @path: the decoded absolute path as d_absolute_path() spells it
+ */
+struct kpr_program {
+	u32 hash;
+	u32 id;
+	u32 len;
+	bool kernel;
+	char path[];
+};
+
+/**
+ * struct kpr_rule - one line of a policy
+ * @first: first port of the range
+ * @last: last port of the range, >= @first
+ * @protos: bit mask of enum kpr_proto values the rule covers
+ * @prog: the program allowed to bind the ports; owned by the ruleset
+ */
+struct kpr_rule {
+	u16 first;
+	u16 last;
+	u8 protos;
+	const struct kpr_program *prog;
+};
+
+/**
+ * struct kpr_ruleset - a parsed policy: rules and the programs they share
+ * @rules: the rules, in canonical order once kpr_ruleset_canonicalize() ran
+ * @nr_rules: number of entries in @rules
+ * @cap_rules: allocated entries in @rules
+ * @progs: open-addressing hash table of interned programs
+ * @nr_progs: number of programs in @progs
+ * @cap_progs: size of @progs, a power of two (or 0)
+ */
+struct kpr_ruleset {
+	struct kpr_rule *rules;
+	size_t nr_rules;
+	size_t cap_rules;
+	struct kpr_program **progs;
+	size_t nr_progs;
+	size_t cap_progs;
+};
+
+/**
+ * struct kpr_parser - state of a policy arriving in pieces
+ * @rs: the rules parsed so far
+ * @pending: the start of a line whose newline has not arrived yet
+ * @pending_len: bytes in @pending
+ * @bytes: policy bytes fed so far
+ * @line: number of the line being parsed (1-based)
+ * @error: 0, or the negative errno of the first error; sticky
+ * @error_line: line number of the first error
+ * @error_msg: what was wrong with that line
+ * @finished: kpr_parser_finish() ran
+ */
+struct kpr_parser {
+	struct kpr_ruleset rs;
+	char *pending;
+	size_t pending_len;
+	size_t bytes;
+	unsigned int line;
+	int error;
+	unsigned int error_line;
+	const char *error_msg;
+	bool finished;
+};
+
+void kpr_parser_init(struct kpr_parser *p);
+int kpr_parser_feed(struct kpr_parser *p, const char *buf, size_t len);
+int kpr_parser_finish(struct kpr_parser *p);
+void kpr_parser_take(struct kpr_parser *p, struct kpr_ruleset *rs);
+void kpr_parser_destroy(struct kpr_parser *p);
+
+int kpr_parse_policy(const char *text, size_t len, struct kpr_ruleset *rs,
+		     unsigned int *error_line, const char **error_msg);
+
+void kpr_ruleset_canonicalize(struct kpr_ruleset *rs);
+size_t kpr_ruleset_format(const struct kpr_ruleset *rs, char *buf,
+			  size_t size);
+void kpr_ruleset_destroy(struct kpr_ruleset *rs);
+
+size_t kpr_format_program(const struct kpr_program *prog, char *buf,
+			  size_t size);
+const char *kpr_proto_name(enum kpr_proto proto);
+
+#endif /* _SECURITY_KPORTRESERVE_PARSER_H */

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve policy: build the lookup structure from a ruleset, swap it
+ * in under RCU, answer "may this program bind this port".
+ *
+ * Locking: one mutex serialises writers; readers hold rcu_read_lock() and
+ * never write to the policy. A replaced policy is freed after a grace
+ * period from a workqueue, because freeing vmalloc'd memory may sleep.
+ */
+
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "policy.h"
+
+struct kpr_policy __rcu *kpr_active_policy;
+static DEFINE_MUTEX(kpr_policy_lock);
+
+/**
+ * struct kpr_event - a rule's range opening or closing during the sweep
+ * @port: first port the change applies to; KPR_NR_PORTS past the end
+ * @prog: id of the rule's program
+ * @delta: +1 where the range opens, -1 where it closes
+ */
+struct kpr_event {
+	u32 port;
+	u32 prog;
+	int delta;
+};
+
+/**
+ * struct kpr_sweep - the programs whose ranges cover the current port
+ * @count: per program id, number of its open ranges
+ * @active: ids of the programs with an open range, in no order
+ * @pos: per program id, its index in @active
+ * @nr_active: number of entries in @active
+ * @entries: program references in all sets built so far
+ */
+struct kpr_sweep {
+	u32 *count;
+	u32 *active;
+	u32 *pos;
+	u32 nr_active;
+	size_t entries;
+};
+
+static int compare_events(const void *a, const void *b)
+{
+	const struct kpr_event *x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return 0;
+}
+
+static void sweep_apply(struct kpr_sweep *sw, const struct kpr_event *ev)
+{
+	u32 id = ev->prog;
+
+	if (ev->delta > 0) {
+		if (!sw->count[id]++) {
+			sw->pos[id] = sw->nr_active;
+			sw->active[sw->nr_active++] = id;
+		}
+	} else if (!--sw->count[id]) {
+		u32 last = sw->active[--sw->nr_active];
+
+		sw->active[sw->pos[id]] = last;
+		sw->pos[last] = sw->pos[id];
+	}
+}
+
+/**
+ * new_portset() - make a port set of the programs active in a sweep
+ * @pol: the policy that will own the set
+ * @sw: the sweep
+ * @progs: the ruleset's programs indexed by id
+ *
+ * Return: the set, ERR_PTR(-E2BIG) past KPR_MAX_SET_ENTRIES or
+ * ERR_PTR(-ENOMEM).
+ */
+static struct kpr_portset *new_portset(struct kpr_policy *pol,
+				       struct kpr_sweep *sw,
+				       const struct kpr_program **progs)
+{
+	struct kpr_portset *set;
+	u32 i;
+
+	sw->entries += sw->nr_active;
+	if (sw->entries > KPR_MAX_SET_ENTRIES)
+		return ERR_PTR(-E2BIG);
+	set = kmalloc(struct_size(set, progs, sw->nr_active),
+		      GFP_KERNEL_ACCOUNT);
+	if (!set)
+		return ERR_PTR(-ENOMEM);
+	set->nr = sw->nr_active;
+	for (i = 0; i < sw->nr_active; i++)
+		set->progs[i] = progs[sw->active[i]];
+	set->next = pol->sets;
+	pol->sets = set;
+	return set;
+}
+
+/**
+ * reserve_ports() - point a run of ports at a port set
+ * @pol: the policy being built
+ * @proto: the protocol
+ * @first: first port of the run
+ * @end: one past the last port of the run
+ * @set: the programs that may bind them
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int reserve_ports(struct kpr_policy *pol, enum kpr_proto proto,
+			 u32 first, u32 end, const struct kpr_portset *set)
+{
+	u32 port;
+
+	for (port = first; port < end; port++) {
+		const struct kpr_portset ***chunk =
+			&pol->chunks[proto][port / KPR_CHUNK_PORTS];
+
+		if (!*chunk) {
+			*chunk = kcalloc(KPR_CHUNK_PORTS, sizeof(**chunk),
+					 GFP_KERNEL_ACCOUNT);
+			if (!*chunk)
+				return -ENOMEM;
+		}
+		(*chunk)[port % KPR_CHUNK_PORTS] = set;
+		__set_bit(port, pol->reserved[proto]);
+	}
+	return 0;
+}
+
+static size_t collect_events(const struct kpr_ruleset *rs,
+			     enum kpr_proto proto, struct kpr_event *ev)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->nr_rules; i++) {
+		const struct kpr_rule *r = &rs->rules[i];
+
+		if (!(r->protos & (1U << proto)))
+			continue;
+		ev[n++] = (struct kpr_event){ r->first, r->prog->id, 1 };
+		ev[n++] = (struct kpr_event){ r->last + 1U, r->prog->id, -1 };
+	}
+	return n;
+}
+
+/**
+ * build_proto() - fill in the ports of one protocol
+ * @pol: the policy being built, whose @rs holds the rules
+ * @proto: the protocol
+ * @ev: scratch array of 2 * nr_rules events
+ * @sw: scratch sweep state, zeroed
+ * @progs: the ruleset's programs indexed by id
+ *
+ * Sweeps the ports in order: between two range edges the programs are the
+ * same, so each such run of ports shares one set.
+ *
+ * Return: 0, -E2BIG or -ENOMEM.
+ */
+static int build_proto(struct kpr_policy *pol, enum kpr_proto proto,
+		       struct kpr_event *ev, struct kpr_sweep *sw,
+		       const struct kpr_program **progs)
+{
+	size_t i = 0, n = collect_events(&pol->rs, proto, ev);
+
+	sort(ev, n, sizeof(*ev), compare_events, NULL);
+	while (i < n) {
+		u32 first = ev[i].port;
+		struct kpr_portset *set;
+		int err;
+
+		while (i < n && ev[i].port == first)
+			sweep_apply(sw, &ev[i++]);
+		/* Every open range has a closing event, so i < n here. */
+		if (!sw->nr_active)
+			continue;
+		set = new_portset(pol, sw, progs);
+		if (IS_ERR(set))
+			return PTR_ERR(set);
+		err = reserve_ports(pol, proto, first, ev[i].port, set);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * build_ports() - build the bitmaps and port tables of a policy
+ * @pol: the policy, whose @rs holds the rules
+ *
+ * Return: 0, -E2BIG or -ENOMEM.
+ */
+static int build_ports(struct kpr_policy *pol)
+{
+	const struct kpr_ruleset *rs = &pol->rs;
+	const struct kpr_program **progs;
+	struct kpr_event *ev;
+	struct kpr_sweep sw = {};
+	int proto, err = -ENOMEM;
+	size_t i;
+
+	ev = kvmalloc_array(2 * rs->nr_rules + 1, sizeof(*ev), GFP_KERNEL);
+	progs = kvcalloc(rs->nr_progs + 1, sizeof(*progs), GFP_KERNEL);
+	sw.count = kvcalloc(rs->nr_progs + 1, sizeof(u32), GFP_KERNEL);
+	sw.active = kvcalloc(rs->nr_progs + 1, sizeof(u32), GFP_KERNEL);
+	sw.pos = kvcalloc(rs->nr_progs + 1, sizeof(u32), GFP_KERNEL);
+	if (!ev || !progs || !sw.count || !sw.active || !sw.pos)
+		goto out;
+	for (i = 0; i < rs->cap_progs; i++)
+		if (rs->progs[i])
+			progs[rs->progs[i]->id] = rs->progs[i];
+	for (proto = 0; proto < KPR_NR_PROTOS; proto++) {
+		err = build_proto(pol, proto, ev, &sw, progs);
+		if (err)
+			break;
+	}
+out:
+	kvfree(sw.pos);
+	kvfree(sw.active);
+	kvfree(sw.count);
+	kvfree(progs);
+	kvfree(ev);
+	return err;
+}
+
+static unsigned int count_ports(const struct kpr_policy *pol)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < BITS_TO_LONGS(KPR_NR_PORTS); i++)
+		n += hweight_long(pol->reserved[KPR_PROTO_TCP][i] |
+				  pol->reserved[KPR_PROTO_UDP][i]);
+	return n;
+}
+
+static int build_text(struct kpr_policy *pol)
+{
+	size_t len = kpr_ruleset_format(&pol->rs, NULL, 0);
+
+	pol->text = kvmalloc(len + 1, GFP_KERNEL_ACCOUNT);
+	if (!pol->text)
+		return -ENOMEM;
+	kpr_ruleset_format(&pol->rs, pol->text, len);
+	pol->text[len] = '\0';
+	pol->text_len = len;
+	return 0;
+}
+
+/**
+ * kpr_policy_build() - build a policy from parsed rules
+ * @rs: the rules, canonicalized; moved into the policy on success
+ *
+ * Context: process context; may sleep.
+ * Return: the new policy, not yet published; ERR_PTR(-E2BIG) when the
+ * ranges overlap too much, or ERR_PTR(-ENOMEM). On error @rs is untouched.
+ */
+struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs)
+{
+	struct kpr_policy *pol;
+	int err;
+
+	pol = kvzalloc(sizeof(*pol), GFP_KERNEL_ACCOUNT);
+	if (!pol)
+		return ERR_PTR(-ENOMEM);
+	pol->rs = *rs;
+	err = build_ports(pol);
+	if (!err)
+		err = build_text(pol);
+	if (err) {
+		memset(&pol->rs, 0, sizeof(pol->rs));
+		kpr_policy_free(pol);
+		return ERR_PTR(err);
+	}
+	memset(rs, 0, sizeof(*rs));
+	pol->nr_ports = count_ports(pol);
+	return pol;
+}
+
+/**
+ * kpr_policy_free() - free a policy that no reader can hold
+ * @pol: the policy, or NULL
+ *
+ * Context: process context; may sleep.
+ */
+void kpr_policy_free(struct kpr_policy *pol)
+{
+	int proto, chunk;
+
+	if (!pol)
+		return;
+	while (pol->sets) {
+		struct kpr_portset *set = pol->sets;
+
+		pol->sets = set->next;
+		kfree(set);
+	}
+	for (proto = 0; proto < KPR_NR_PROTOS; proto++)
+		for (chunk = 0; chunk < KPR_NR_CHUNKS; chunk++)
+			kfree(pol->chunks[proto][chunk]);
+	kpr_ruleset_destroy(&pol->rs);
+	kvfree(pol->text);
+	kvfree(pol);
+}
+
+static void free_policy_work(struct work_struct *work)
+{
+	kpr_policy_free(container_of(to_rcu_work(work), struct kpr_policy,
+				     free_work));
+}
+
+/**
+ * kpr_policy_activate() - put a policy in force
+ * @pol: a policy from kpr_policy_build(); owned by the module from now on
+ *
+ * Binds that start after this returns see @pol; the replaced policy is
+ * freed once every reader that may hold it is gone.
+ *
+ * Context: process context; takes kpr_policy_lock.
+ * Return: the generation of @pol.
+ */
+u64 kpr_policy_activate(struct kpr_policy *pol)
+{
+	struct kpr_policy *old;
+
+	mutex_lock(&kpr_policy_lock);
+	old = rcu_dereference_protected(kpr_active_policy,
+					lockdep_is_held(&kpr_policy_lock));
+	pol->generation = old ? old->generation + 1 : 1;
+	rcu_assign_pointer(kpr_active_policy, pol);
+	mutex_unlock(&kpr_policy_lock);
+
+	if (old) {
+		INIT_RCU_WORK(&old->free_work, free_policy_work);
+		queue_rcu_work(system_wq, &old->free_work);
+	}
+	return pol->generation;
+}
+
+/**
+ * kpr_policy_text() - copy the canonical text of the policy in force
+ * @len: receives the length of the text
+ *
+ * Context: process context; takes kpr_policy_lock, which keeps the policy
+ * in force from being replaced, and so freed, while it is copied.
+ * Return: a NUL-terminated copy to kvfree(), or NULL when out of memory.
+ */
+char *kpr_policy_text(size_t *len)
+{
+	const struct kpr_policy *pol;
+	char *text;
+
+	mutex_lock(&kpr_policy_lock);
+	pol = rcu_dereference_protected(kpr_active_policy,
+					lockdep_is_held(&kpr_policy_lock));
+	*len = pol ? pol->text_len : 0;
+	text = kvmalloc(*len + 1, GFP_KERNEL);
+	if (text) {
+		if (pol)
+			memcpy(text, pol->text, *len);
+		text[*len] = '\0';
+	}
+	mutex_unlock(&kpr_policy_lock);
+	return text;
+}
+
+static bool program_matches(const struct kpr_program *prog,
+			    const struct kpr_exe *exe)
+{
+	if (prog->kernel || exe->kernel)
+		return prog->kernel && exe->kernel;
+	return exe->path && prog->len == exe->len &&
+	       !memcmp(prog->path, exe->path, exe->len);
+}
+
+/**
+ * kpr_policy_allows() - may a program bind a port
+ * @pol: the policy, or NULL
+ * @proto: the protocol of the bind
+ * @port: the port, in host order
+ * @exe: who is binding
+ *
+ * Context: rcu_read_lock() held by the caller, or @pol private to it.
+ * Return: true if @port has no rule for @proto or a rule lists @exe.
+ */
+bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,
+		       u16 port, const struct kpr_exe *exe)
+{
+	const struct kpr_portset *set;
+	unsigned int i;
+
+	if (!kpr_policy_reserves(pol, proto, port))
+		return true;
+	set = pol->chunks[proto][port / KPR_CHUNK_PORTS][port % KPR_CHUNK_PORTS];
+	for (i = 0; i < set->nr; i++)
+		if (program_matches(set->progs[i], exe))
+			return true;
+	return false;
+}

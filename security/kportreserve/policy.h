@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kportreserve policy: the structure the bind hook reads, built from a
+ * parsed ruleset and swapped in wholesale under RCU.
+ */
+#ifndef _SECURITY_KPORTRESERVE_POLICY_H
+#define _SECURITY_KPORTRESERVE_POLICY_H
+
+#include <linux/bitmap.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+
+#include "parser.h"
+
+#define KPR_CHUNK_PORTS		256U
+#define KPR_NR_CHUNKS		(KPR_NR_PORTS / KPR_CHUNK_PORTS)
+/* Bound on program references of all port sets of a policy (E2BIG). */
+#define KPR_MAX_SET_ENTRIES	(1U << 22)
+
+/**
+ * struct kpr_portset - the programs that may bind a run of ports
+ * @next: next set of the same policy, to free them all
+ * @nr: number of entries in @progs
+ * @progs: the programs, owned by the policy's ruleset
+ *
+ * Ports whose programs are the same share one set, so a range costs one
+ * pointer per port whatever the number and length of its programs.
+ */
+struct kpr_portset {
+	struct kpr_portset *next;
+	unsigned int nr;
+	const struct kpr_program *progs[] __counted_by(nr);
+};
+
+/**
+ * struct kpr_policy - a policy as the bind hook reads it
+ * @reserved: per protocol, one bit per port that has a rule
+ * @chunks: per protocol, KPR_NR_CHUNKS tables of KPR_CHUNK_PORTS set
+ *          pointers, allocated for the chunks that hold a reserved port
+ * @sets: all port sets of the policy
+ * @rs: the rules and programs, in canonical order
+ * @text: the canonical text of @rs
+ * @text_len: length of @text
+ * @nr_ports: number of port numbers reserved for any protocol
+ * @generation: number of policies loaded since boot, this one included
+ * @free_work: frees the policy once no reader can hold it
+ *
+ * Built privately by kpr_policy_build() and never written once published.
+ */
+struct kpr_policy {
+	unsigned long reserved[KPR_NR_PROTOS][BITS_TO_LONGS(KPR_NR_PORTS)];
+	const struct kpr_portset **chunks[KPR_NR_PROTOS][KPR_NR_CHUNKS];
+	struct kpr_portset *sets;
+	struct kpr_ruleset rs;
+	char *text;
+	size_t text_len;
+	unsigned int nr_ports;
+	u64 generation;
+	struct rcu_work free_work;
+};
+
+/**
+ * struct kpr_exe - who is binding
+ * @path: the absolute path of the executable, not NUL-terminated; NULL
+ *        when it cannot be determined
+ * @len: length of @path
+ * @kernel: the caller is a kernel thread
+ */
+struct kpr_exe {
+	const char *path;
+	size_t len;
+	bool kernel;
+};
+
+extern struct kpr_policy __rcu *kpr_active_policy;
+
+struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
+void kpr_policy_free(struct kpr_policy *pol);
+u64 kpr_policy_activate(struct kpr_policy *pol);
+char *kpr_policy_text(size_t *len);
+bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,
+		       u16 port, const struct kpr_exe *exe);
+
+/**
+ * kpr_policy_reserves() - tell whether a port has a rule
+ * @pol: the policy, or NULL when none was ever loaded
+ * @proto: the protocol of the bind
+ * @port: the port, in host order
+ *
+ * This is the whole cost of a bind to a port without a rule.
+ *
+ * Return: true if some rule covers @port for @proto.
+ */
+static inline bool kpr_policy_reserves(const struct kpr_policy *pol,
+				       enum kpr_proto proto, u16 port)
+{
+	return pol && test_bit(port, pol->reserved[proto]);
+}
+
+#endif /* _SECURITY_KPORTRESERVE_POLICY_H */

@@ -1,0 +1,910 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve selftests: the bind hook and the policy file, in a booted
+ * kernel with kportreserve enabled.
+ *
+ * Program identity is the executable's path, so the test copies itself to
+ * several paths and runs the copies, with "--bind ...", as the programs a
+ * policy lists or does not list.
+ */
+
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+#define POLICY		"/sys/kernel/security/kportreserve/policy"
+#define STATS		"/sys/kernel/security/kportreserve/stats"
+#define WORKDIR		"/tmp/kpr-selftest"
+#define OWNER		WORKDIR "/owner"
+#define SECOND		WORKDIR "/second"
+#define IMPOSTOR	WORKDIR "/impostor"
+#define SIN6_LEN_RFC2133 24
+
+/* Exit codes of "--bind" beside errno values: the socket could not be made. */
+#define NO_SOCKET	200
+#define USAGE		201
+
+/* ---- the binder: what a copy of this program does with --bind ---- */
+
+static int make_socket(char family, const char *type)
+{
+	int domain = (family == '4' || family == 'u') ? AF_INET : AF_INET6;
+
+	if (!strcmp(type, "tcp"))
+		return socket(domain, SOCK_STREAM, IPPROTO_TCP);
+	if (!strcmp(type, "mptcp"))
+		return socket(domain, SOCK_STREAM, IPPROTO_MPTCP);
+	if (!strcmp(type, "udp"))
+		return socket(domain, SOCK_DGRAM, IPPROTO_UDP);
+	if (!strcmp(type, "udplite"))
+		return socket(domain, SOCK_DGRAM, IPPROTO_UDPLITE);
+	return -1;
+}
+
+/*
+ * Bind a new socket: FAMILY is 4 (IPv4), 6 (IPv6), m (IPv4-mapped IPv6)
+ * or u (AF_UNSPEC with INADDR_ANY on an IPv4 socket); FLAGS may hold s
+ * (short addrlen). Returns 0 or the errno of bind().
+ */
+static int bind_once(char family, const char *type, int port,
+		     const char *flags)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_port = htons(port) };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(INADDR_ANY) };
+	bool is_short = strchr(flags, 's');
+	struct sockaddr *addr = (struct sockaddr *)&sin;
+	socklen_t len = sizeof(sin);
+	int fd, err;
+
+	fd = make_socket(family, type);
+	if (fd < 0)
+		return NO_SOCKET;
+	if (family == 'u') {
+		sin.sin_family = AF_UNSPEC;
+	} else if (family == '6' || family == 'm') {
+		if (family == 'm')
+			inet_pton(AF_INET6, "::ffff:0.0.0.0", &sin6.sin6_addr);
+		addr = (struct sockaddr *)&sin6;
+		len = sizeof(sin6);
+	}
+	if (is_short)
+		len = (family == '6' || family == 'm') ? SIN6_LEN_RFC2133 - 1 :
+							 sizeof(sin) - 1;
+	err = bind(fd, addr, len) ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/*
+ * argv: --bind FAMILY TYPE PORT FLAGS, where FLAGS may also hold n (bind
+ * in a new network namespace) and w (say "r" on stdout, then wait for a
+ * byte on stdin before binding); --hammer FAMILY TYPE PORT COUNT ERRNO
+ * binds COUNT times and exits 0 only if every bind gave ERRNO; --exec
+ * PATH ARGS... runs another program.
+ */
+static int binder_main(int argc, char **argv)
+{
+	char c;
+
+	if (!strcmp(argv[1], "--exec") && argc > 2) {
+		execv(argv[2], argv + 2);
+		return USAGE;
+	}
+	if (!strcmp(argv[1], "--hammer") && argc == 7) {
+		int i, count = atoi(argv[5]), want = atoi(argv[6]);
+
+		for (i = 0; i < count; i++)
+			if (bind_once(argv[2][0], argv[3], atoi(argv[4]), "") != want)
+				return 1;
+		return 0;
+	}
+	if (strcmp(argv[1], "--bind") || argc != 6)
+		return USAGE;
+	if (strchr(argv[5], 'n') && unshare(CLONE_NEWNET))
+		return USAGE;
+	if (strchr(argv[5], 'w')) {
+		if (write(1, "r", 1) != 1 || read(0, &c, 1) != 1)
+			return USAGE;
+	}
+	return bind_once(argv[2][0], argv[3], atoi(argv[4]), argv[5]);
+}
+
+/* ---- helpers of the tests ---- */
+
+static int wait_exit(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return wait_exit(pid);
+}
+
+/* Run PROG to bind PORT; returns 0 or the errno it got. */
+static int bind_as(const char *prog, const char *family, const char *type,
+		   int port, const char *flags)
+{
+	char portbuf[16];
+	char *argv[] = { (char *)prog, "--bind", (char *)family, (char *)type,
+			 portbuf, (char *)flags, NULL };
+
+	snprintf(portbuf, sizeof(portbuf), "%d", port);
+	return run(argv);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out;
+	ssize_t n;
+
+	in = open(from, O_RDONLY);
+	if (in < 0)
+		return -1;
+	unlink(to);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	close(in);
+	return close(out) || n < 0 ? -1 : 0;
+}
+
+/* Copies of this program that play the owner, a second owner, an impostor. */
+static int make_programs(void)
+{
+	mkdir(WORKDIR, 0755);
+	return copy_file("/proc/self/exe", OWNER) ||
+	       copy_file("/proc/self/exe", SECOND) ||
+	       copy_file("/proc/self/exe", IMPOSTOR) ? -1 : 0;
+}
+
+static int write_all(int fd, const char *text, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0)
+			return -errno;
+		text += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Replace the policy; returns 0 or -errno from write() or close(). */
+static int load_policy(const char *text)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, text, strlen(text));
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/* The policy in force, as read back; free() it. */
+static char *read_policy(void)
+{
+	size_t size = 1 << 16, len = 0;
+	char *buf = malloc(size);
+	int fd = open(POLICY, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0 || !buf)
+		abort();
+	while ((n = read(fd, buf + len, size - len - 1)) > 0) {
+		len += n;
+		if (size - len < 2) {
+			size *= 2;
+			buf = realloc(buf, size);
+			if (!buf)
+				abort();
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+static long long stat_value(const char *name)
+{
+	char key[64];
+	long long value, found = -1;
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &value) == 2)
+		if (!strcmp(key, name))
+			found = value;
+	fclose(f);
+	return found;
+}
+
+/* ---- bind behaviour, over every address family and protocol ---- */
+
+FIXTURE(bind) {
+	char rule[256];
+};
+
+FIXTURE_VARIANT(bind) {
+	const char *family;
+	const char *type;
+	const char *proto;
+	const char *other;
+	int port;
+};
+
+/* clang-format off */
+FIXTURE_VARIANT_ADD(bind, ipv4_tcp) {
+	.family = "4", .type = "tcp", .proto = "tcp", .other = "udp", .port = 20100,
+};
+FIXTURE_VARIANT_ADD(bind, ipv6_tcp) {
+	.family = "6", .type = "tcp", .proto = "tcp", .other = "udp", .port = 20200,
+};
+FIXTURE_VARIANT_ADD(bind, mapped_tcp) {
+	.family = "m", .type = "tcp", .proto = "tcp", .other = "udp", .port = 20300,
+};
+FIXTURE_VARIANT_ADD(bind, ipv4_mptcp) {
+	.family = "4", .type = "mptcp", .proto = "tcp", .other = "udp", .port = 20400,
+};
+FIXTURE_VARIANT_ADD(bind, ipv6_mptcp) {
+	.family = "6", .type = "mptcp", .proto = "tcp", .other = "udp", .port = 20500,
+};
+FIXTURE_VARIANT_ADD(bind, ipv4_udp) {
+	.family = "4", .type = "udp", .proto = "udp", .other = "tcp", .port = 20600,
+};
+FIXTURE_VARIANT_ADD(bind, ipv6_udp) {
+	.family = "6", .type = "udp", .proto = "udp", .other = "tcp", .port = 20700,
+};
+FIXTURE_VARIANT_ADD(bind, mapped_udp) {
+	.family = "m", .type = "udp", .proto = "udp", .other = "tcp", .port = 20800,
+};
+FIXTURE_VARIANT_ADD(bind, ipv4_udplite) {
+	.family = "4", .type = "udplite", .proto = "udp", .other = "tcp", .port = 20900,
+};
+FIXTURE_VARIANT_ADD(bind, ipv6_udplite) {
+	.family = "6", .type = "udplite", .proto = "udp", .other = "tcp", .port = 21000,
+};
+/* clang-format on */
+
+FIXTURE_SETUP(bind)
+{
+	ASSERT_EQ(0, make_programs());
+	snprintf(self->rule, sizeof(self->rule), "%d/%s %s\n", variant->port,
+		 variant->proto, OWNER);
+	ASSERT_EQ(0, load_policy(self->rule));
+	if (bind_as(IMPOSTOR, variant->family, variant->type, 0, "") == NO_SOCKET)
+		SKIP(return, "no %s socket for family %s", variant->type,
+		     variant->family);
+}
+
+FIXTURE_TEARDOWN(bind)
+{
+	load_policy("");
+}
+
+#define BIND(prog, port) bind_as(prog, variant->family, variant->type, port, "")
+
+TEST_F(bind, owner_binds_impostor_does_not)
+{
+	EXPECT_EQ(0, BIND(OWNER, variant->port));
+	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, variant->port));
+	/* The test program itself is not listed either. */
+	EXPECT_EQ(EADDRINUSE, bind_once(variant->family[0], variant->type,
+					variant->port, ""));
+}
+
+TEST_F(bind, port_without_rule)
+{
+	EXPECT_EQ(0, BIND(IMPOSTOR, variant->port + 1));
+	EXPECT_EQ(0, BIND(IMPOSTOR, variant->port - 1));
+}
+
+TEST_F(bind, other_protocol_is_free)
+{
+	char rule[256];
+
+	snprintf(rule, sizeof(rule), "%d/%s %s\n", variant->port,
+		 variant->other, OWNER);
+	ASSERT_EQ(0, load_policy(rule));
+	EXPECT_EQ(0, BIND(IMPOSTOR, variant->port));
+	snprintf(rule, sizeof(rule), "%d %s\n", variant->port, OWNER);
+	ASSERT_EQ(0, load_policy(rule));
+	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, variant->port));
+	EXPECT_EQ(0, BIND(OWNER, variant->port));
+}
+
+TEST_F(bind, range_edges)
+{
+	char rule[256];
+	int first = variant->port, last = variant->port + 9;
+
+	snprintf(rule, sizeof(rule), "%d-%d/%s %s\n", first, last,
+		 variant->proto, OWNER);
+	ASSERT_EQ(0, load_policy(rule));
+	EXPECT_EQ(0, BIND(IMPOSTOR, first - 1));
+	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, first));
+	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, last));
+	EXPECT_EQ(0, BIND(IMPOSTOR, last + 1));
+	EXPECT_EQ(0, BIND(OWNER, first));
+	EXPECT_EQ(0, BIND(OWNER, last));
+}
+
+TEST_F(bind, several_programs)
+{
+	char rule[512];
+
+	snprintf(rule, sizeof(rule), "%d %s\n%d %s\n", variant->port, OWNER,
+		 variant->port, SECOND);
+	ASSERT_EQ(0, load_policy(rule));
+	EXPECT_EQ(0, BIND(OWNER, variant->port));
+	EXPECT_EQ(0, BIND(SECOND, variant->port));
+	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, variant->port));
+}
+
+TEST_F(bind, kernel_rule_refuses_programs)
+{
+	char rule[256];
+
+	snprintf(rule, sizeof(rule), "%d <kernel>\n", variant->port);
+	ASSERT_EQ(0, load_policy(rule));
+	EXPECT_EQ(EADDRINUSE, BIND(OWNER, variant->port));
+	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, variant->port));
+}
+
+TEST_F(bind, port_zero_still_binds)
+{
+	ASSERT_EQ(0, load_policy("1-65535 " OWNER "\n"));
+	EXPECT_EQ(0, BIND(IMPOSTOR, 0));
+}
+
+TEST_F(bind, af_unspec_is_checked)
+{
+	if (variant->family[0] != '4')
+		SKIP(return, "AF_UNSPEC binds only on IPv4 sockets");
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "u", variant->type,
+				      variant->port, ""));
+	EXPECT_EQ(0, bind_as(OWNER, "u", variant->type, variant->port, ""));
+}
+
+TEST_F(bind, short_addrlen_gets_stack_error)
+{
+	EXPECT_EQ(EINVAL, bind_as(IMPOSTOR, variant->family, variant->type,
+				  variant->port, "s"));
+}
+
+TEST_F(bind, other_network_namespace_unchecked)
+{
+	EXPECT_EQ(0, bind_as(IMPOSTOR, variant->family, variant->type,
+			     variant->port, "n"));
+}
+
+/* ---- program identity ---- */
+
+#define PORT_ID 22000
+
+FIXTURE(identity) {};
+
+FIXTURE_SETUP(identity)
+{
+	ASSERT_EQ(0, make_programs());
+}
+
+FIXTURE_TEARDOWN(identity)
+{
+	load_policy("");
+}
+
+TEST_F(identity, chroot_matches_full_path)
+{
+	pid_t pid;
+
+	mkdir(WORKDIR "/root", 0755);
+	mkdir(WORKDIR "/root/bin", 0755);
+	ASSERT_EQ(0, copy_file(OWNER, WORKDIR "/root/bin/owner"));
+	ASSERT_EQ(0, load_policy("22000 " WORKDIR "/root/bin/owner\n"));
+	pid = fork();
+	if (!pid) {
+		char *argv[] = { "/bin/owner", "--bind", "4", "tcp", "22000",
+				 "", NULL };
+
+		if (chroot(WORKDIR "/root") || chdir("/"))
+			_exit(USAGE);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+	/* Inside the chroot the path "/bin/owner" names nothing listed. */
+	ASSERT_EQ(0, load_policy("22000 /bin/owner\n"));
+	pid = fork();
+	if (!pid) {
+		char *argv[] = { "/bin/owner", "--bind", "4", "tcp", "22000",
+				 "", NULL };
+
+		if (chroot(WORKDIR "/root") || chdir("/"))
+			_exit(USAGE);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
+}
+
+/*
+ * Start a listed program that waits; change its binary on disk with
+ * @change; let it bind. Returns the program's verdict.
+ */
+static int bind_after(const char *path, void (*change)(const char *))
+{
+	int to_child[2], from_child[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(to_child) || pipe(from_child))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		char *argv[] = { (char *)path, "--bind", "4", "tcp", "22001",
+				 "w", NULL };
+
+		dup2(to_child[0], 0);
+		dup2(from_child[1], 1);
+		execv(path, argv);
+		_exit(127);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	if (read(from_child[0], &c, 1) != 1)
+		return -1;
+	change(path);
+	if (write(to_child[1], "g", 1) != 1)
+		return -1;
+	close(to_child[1]);
+	close(from_child[0]);
+	return wait_exit(pid);
+}
+
+static void unlink_binary(const char *path)
+{
+	unlink(path);
+}
+
+static void replace_binary(const char *path)
+{
+	copy_file(IMPOSTOR, WORKDIR "/new");
+	rename(WORKDIR "/new", path);
+}
+
+TEST_F(identity, unlinked_binary_keeps_port)
+{
+	ASSERT_EQ(0, copy_file(OWNER, WORKDIR "/upgraded"));
+	ASSERT_EQ(0, load_policy("22001 " WORKDIR "/upgraded\n"));
+	EXPECT_EQ(0, bind_after(WORKDIR "/upgraded", unlink_binary));
+}
+
+TEST_F(identity, replaced_binary_keeps_port)
+{
+	ASSERT_EQ(0, copy_file(OWNER, WORKDIR "/upgraded"));
+	ASSERT_EQ(0, load_policy("22001 " WORKDIR "/upgraded\n"));
+	EXPECT_EQ(0, bind_after(WORKDIR "/upgraded", replace_binary));
+}
+
+TEST_F(identity, exec_loses_port)
+{
+	char *argv[] = { OWNER, "--exec", IMPOSTOR, "--bind", "4", "tcp",
+			 "22002", "", NULL };
+
+	ASSERT_EQ(0, load_policy("22002 " OWNER "\n"));
+	EXPECT_EQ(EADDRINUSE, run(argv));
+}
+
+TEST_F(identity, escaped_paths)
+{
+	static const struct {
+		const char *path, *encoded;
+	} names[] = {
+		{ WORKDIR "/with space", WORKDIR "/with\\040space" },
+		{ WORKDIR "/caf\xc3\xa9", WORKDIR "/caf\\303\\251" },
+		{ WORKDIR "/back\\slash", WORKDIR "/back\\\\slash" },
+	};
+	char policy[1024] = "", *back;
+	size_t i, len = 0;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		ASSERT_EQ(0, copy_file(OWNER, names[i].path));
+		len += snprintf(policy + len, sizeof(policy) - len, "%zu %s\n",
+				22010 + i, names[i].encoded);
+	}
+	ASSERT_EQ(0, load_policy(policy));
+	back = read_policy();
+	EXPECT_STREQ(policy, back);
+	free(back);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		EXPECT_EQ(0, bind_as(names[i].path, "4", "tcp", 22010 + i, ""));
+		EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 22010 + i, ""));
+	}
+}
+
+/* ---- loading through the real file ---- */
+
+#define GOOD_POLICY "23000/tcp " OWNER "\n"
+
+FIXTURE(load) {};
+
+FIXTURE_SETUP(load)
+{
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy(GOOD_POLICY));
+}
+
+FIXTURE_TEARDOWN(load)
+{
+	load_policy("");
+}
+
+/* The good policy is in force: it reads back and it refuses the impostor. */
+static void assert_good_policy(struct __test_metadata *_metadata)
+{
+	char *back = read_policy();
+
+	EXPECT_STREQ(GOOD_POLICY, back);
+	free(back);
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 23000, ""));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23001, ""));
+}
+
+TEST_F(load, every_error_class_keeps_policy)
+{
+	static const char *const bad[] = {
+		"0 /a\n", "65536 /a\n", "5-4 /a\n", "80/sctp /a\n",
+		"80 relative\n", "80\n", "80 /a /b\n", "80 /a\\q\n",
+		"80 /a\\000\n", "23001 /a\nbad\n", "23001 /a\n80 /a extra",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		TH_LOG("policy %zu: %s", i, bad[i]);
+		EXPECT_EQ(-EINVAL, load_policy(bad[i]));
+		assert_good_policy(_metadata);
+	}
+}
+
+TEST_F(load, nul_byte_keeps_policy)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, write_all(fd, "23001 /a\0\n", 10));
+	EXPECT_EQ(-1, close(fd));
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, bad_line_in_later_write)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, write_all(fd, "23001 /a\n", 9));
+	EXPECT_EQ(-EINVAL, write_all(fd, "23002 b\n", 8));
+	/* Every later write fails too, and so does close(). */
+	EXPECT_EQ(-EINVAL, write_all(fd, "23003 /c\n", 9));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EINVAL, errno);
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, bad_unterminated_last_line_fails_close)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, write_all(fd, "23001 /a\n23002", 14));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EINVAL, errno);
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, old_policy_until_close)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	char *back;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_all(fd, "23001/tcp " OWNER "\n", strlen(OWNER) + 11));
+	assert_good_policy(_metadata);
+	ASSERT_EQ(0, close(fd));
+	back = read_policy();
+	EXPECT_STREQ("23001/tcp " OWNER "\n", back);
+	free(back);
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23000, ""));
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 23001, ""));
+}
+
+/* A child writes a new policy, then dies by @sig or exits without close(). */
+static void writer_dies(struct __test_metadata *_metadata, int sig)
+{
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	if (!pid) {
+		int fd = open(POLICY, O_WRONLY | O_TRUNC);
+
+		if (fd < 0 || write_all(fd, "23001 /x\n", 9))
+			_exit(1);
+		if (!sig)
+			_exit(0);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(1);
+	}
+	close(ready[1]);
+	if (sig) {
+		ASSERT_EQ(1, read(ready[0], &c, 1));
+		kill(pid, sig);
+		EXPECT_EQ(128 + sig, wait_exit(pid));
+	} else {
+		EXPECT_EQ(0, wait_exit(pid));
+	}
+	close(ready[0]);
+}
+
+TEST_F(load, writer_killed_by_sigkill_changes_nothing)
+{
+	writer_dies(_metadata, SIGKILL);
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, writer_killed_by_sigterm_changes_nothing)
+{
+	writer_dies(_metadata, SIGTERM);
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, writer_exiting_without_close_commits)
+{
+	char *back;
+
+	writer_dies(_metadata, 0);
+	back = read_policy();
+	EXPECT_STREQ("23001 /x\n", back);
+	free(back);
+}
+
+TEST_F(load, touch_changes_nothing)
+{
+	int fd = open(POLICY, O_WRONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, close(fd));
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, truncate_empties_policy)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	char *back;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, close(fd));
+	back = read_policy();
+	EXPECT_STREQ("", back);
+	free(back);
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23000, ""));
+	EXPECT_EQ(0, stat_value("rules"));
+}
+
+TEST_F(load, comments_only_empties_policy)
+{
+	ASSERT_EQ(0, load_policy("# nothing reserved\n\n"));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23000, ""));
+}
+
+TEST_F(load, read_back_round_trip)
+{
+	char *first, *second;
+
+	ASSERT_EQ(0, load_policy("  9000-9010\t" OWNER "\n# c\n80/udp <kernel>\n"
+				 "9000-9010 " OWNER "\n5/tcp /a\\040b\n"));
+	first = read_policy();
+	EXPECT_STREQ("5/tcp /a\\040b\n80/udp <kernel>\n9000-9010 " OWNER "\n",
+		     first);
+	ASSERT_EQ(0, load_policy(first));
+	second = read_policy();
+	EXPECT_STREQ(first, second);
+	free(first);
+	free(second);
+}
+
+TEST_F(load, big_policy_with_busybox_cat)
+{
+	const char *file = WORKDIR "/big.policy";
+	FILE *f = fopen(file, "w");
+	struct stat st;
+	int port;
+
+	ASSERT_NE(NULL, f);
+	for (port = 1; port <= 32768; port++) {
+		fprintf(f, "%d/tcp /opt/a/rather/long/path/to/make/four/mebibytes/tcp%05d\n",
+			port, port);
+		fprintf(f, "%d/udp /opt/a/rather/long/path/to/make/four/mebibytes/udp%05d\n",
+			port, port);
+	}
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, stat(file, &st));
+	ASSERT_LE(4 << 20, st.st_size);
+	ASSERT_EQ(0, system("cat " WORKDIR "/big.policy > " POLICY));
+	EXPECT_EQ(65536, stat_value("rules"));
+	EXPECT_EQ(32768, stat_value("ports"));
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 32768, ""));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 32769, ""));
+	unlink(file);
+}
+
+TEST_F(load, unprivileged_user_cannot_write)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(USAGE);
+		_exit(open(POLICY, O_WRONLY | O_TRUNC) < 0 ? errno : 0);
+	}
+	EXPECT_EQ(EACCES, wait_exit(pid));
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, root_in_user_namespace_cannot_write)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd;
+
+		if (unshare(CLONE_NEWUSER))
+			_exit(USAGE);
+		fd = open("/proc/self/uid_map", O_WRONLY);
+		if (fd < 0 || write(fd, "0 0 1", 5) != 5 || close(fd))
+			_exit(USAGE);
+		fd = open(POLICY, O_WRONLY | O_TRUNC);
+		if (fd >= 0) {
+			write_all(fd, "23001 /x\n", 9);
+			close(fd);
+			_exit(0);
+		}
+		_exit(errno);
+	}
+	EXPECT_EQ(EPERM, wait_exit(pid));
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, policy_file_modes)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(POLICY, &st));
+	EXPECT_EQ(0600, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(STATS, &st));
+	EXPECT_EQ(0444, st.st_mode & 07777);
+}
+
+/* ---- counters ---- */
+
+TEST(stats_count_exactly_what_happened)
+{
+	long long gen, checked, allowed, denied;
+
+	ASSERT_EQ(0, make_programs());
+	gen = stat_value("generation");
+	checked = stat_value("checked");
+	allowed = stat_value("allowed");
+	denied = stat_value("denied");
+	ASSERT_EQ(0, load_policy("24000-24009/tcp " OWNER "\n24000/udp " OWNER "\n"));
+	EXPECT_EQ(gen + 1, stat_value("generation"));
+	EXPECT_EQ(2, stat_value("rules"));
+	EXPECT_EQ(10, stat_value("ports"));
+
+	EXPECT_EQ(0, bind_as(OWNER, "4", "tcp", 24000, ""));
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 24001, ""));
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "6", "udp", 24000, ""));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "udp", 24001, ""));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 0, ""));
+
+	EXPECT_EQ(checked + 3, stat_value("checked"));
+	EXPECT_EQ(allowed + 1, stat_value("allowed"));
+	EXPECT_EQ(denied + 2, stat_value("denied"));
+	EXPECT_EQ(0, load_policy(""));
+	EXPECT_EQ(gen + 2, stat_value("generation"));
+}
+
+/* ---- concurrency ---- */
+
+static pid_t spawn_hammer(const char *prog, int count, int want)
+{
+	char countbuf[16], wantbuf[16];
+	char *argv[] = { (char *)prog, "--hammer", "4", "tcp", "25000",
+			 countbuf, wantbuf, NULL };
+	pid_t pid;
+
+	snprintf(countbuf, sizeof(countbuf), "%d", count);
+	snprintf(wantbuf, sizeof(wantbuf), "%d", want);
+	pid = fork();
+	if (!pid) {
+		execv(prog, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+TEST(reload_while_binding)
+{
+	static const char *const policies[] = {
+		"25000/tcp " OWNER "\n",
+		"25000/tcp " OWNER "\n25001 " SECOND "\n1-100 <kernel>\n",
+	};
+	pid_t owner, impostor;
+	int i;
+
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy(policies[0]));
+	owner = spawn_hammer(OWNER, 3000, 0);
+	impostor = spawn_hammer(IMPOSTOR, 3000, EADDRINUSE);
+	for (i = 0; i < 2000; i++)
+		ASSERT_EQ(0, load_policy(policies[i % 2]));
+	EXPECT_EQ(0, wait_exit(owner));
+	EXPECT_EQ(0, wait_exit(impostor));
+	load_policy("");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strncmp(argv[1], "--", 2) && strcmp(argv[1], "--help") &&
+	    (!strcmp(argv[1], "--bind") || !strcmp(argv[1], "--hammer") ||
+	     !strcmp(argv[1], "--exec")))
+		return binder_main(argc, argv);
+	return test_harness_run(argc, argv);
+}

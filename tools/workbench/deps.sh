@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the workbench needs from the Debian archive, if missing.
+# Quiet when everything is there.
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(
+	"linux-source-$KVER" build-essential bc bison flex cpio kmod
+	libelf-dev libssl-dev python3 rsync xz-utils ccache sparse
+	qemu-system-x86 busybox-static clang libclang-rt-14-dev
+	python3-docutils
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+say "deps: installing ${missing[*]}"
+[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

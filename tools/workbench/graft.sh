@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Put our tree into a pristine Linux source: unpack it once, copy our
+# files over it (only those that changed, so rebuilds stay short) and
+# apply the glue patches of the series, each once.
+. "$(dirname "$0")/lib.sh"
+
+tarball=/usr/src/linux-source-$KVER.tar.xz
+patches=$WB_DIR/patches/$KVER
+
+if [ ! -f "$SRC/.unpacked" ]; then
+	[ -f "$tarball" ] || die "$tarball missing: run 'make deps'"
+	say "graft: unpacking $tarball"
+	rm -rf "$SRC" "$BUILD/linux-source-$KVER"
+	mkdir -p "$BUILD"
+	tar -C "$BUILD" -xf "$tarball"
+	mv "$BUILD/linux-source-$KVER" "$SRC"
+	touch "$SRC/.unpacked"
+fi
+
+# Our files, as laid out in the kernel tree. --checksum keeps the mtime
+# of unchanged files, so make rebuilds only what was edited.
+for dir in security/kportreserve lib/kunit-tests \
+	   tools/testing/selftests/kportreserve Documentation/admin-guide/LSM; do
+	[ -d "$TOP/$dir" ] || continue
+	mkdir -p "$SRC/$dir"
+	rsync -r --checksum "$TOP/$dir/" "$SRC/$dir/"
+done
+
+for p in "$patches"/*.patch; do
+	[ -e "$p" ] || continue
+	if patch -d "$SRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+		continue	# already applied
+	fi
+	patch -d "$SRC" -p1 -s -f --no-backup-if-mismatch <"$p" ||
+		die "glue patch $(basename "$p") does not apply"
+done

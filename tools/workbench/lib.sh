@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings of the workbench scripts; sourced, never run.
+#
+# KVER picks the kernel series (6.12 or 6.1); everything built lands
+# under build/, which git ignores.
+
+set -euo pipefail
+
+WB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$WB_DIR/../.." && pwd)
+KVER=${KVER:-6.12}
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/linux-$KVER
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+say() { printf '%s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The x86_64 kernel of a flavour (plain or debug) and its build folder.
+kernel_out() { echo "$BUILD/kernel-$KVER${1:+-$1}"; }
+kernel_image() { echo "$(kernel_out "${1:-}")/arch/x86/boot/bzImage"; }
+
+# make in the kernel source with ccache, quiet unless V=1.
+kmake() {
+	make -C "$SRC" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+		${V:+V=$V} "$@"
+}

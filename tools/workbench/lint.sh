@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel's own checkers on our code: checkpatch.pl --strict on every
+# source file, and a W=1 build under sparse (C=2) of security/kportreserve.
+# Ends with "lint: N passed, N failed", one check per file and per build.
+. "$(dirname "$0")/lib.sh"
+
+"$WB_DIR/graft.sh"
+passed=0 failed=0
+log=$BUILD/lint-$KVER.log
+: >"$log"
+
+files=$(cd "$TOP" && ls security/kportreserve/*.[ch] lib/kunit-tests/*.c \
+	tools/testing/selftests/kportreserve/*.c tools/kportreserve/*.[ch] \
+	2>/dev/null)
+for f in $files; do
+	if (cd "$SRC" && scripts/checkpatch.pl --strict --no-tree --terse \
+		--quiet --show-types -f "$TOP/$f") >>"$log" 2>&1; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		say "lint: checkpatch: $f"
+	fi
+done
+
+# sparse and W=1 need a configured tree: the test kernel's.
+"$WB_DIR/kernel.sh" >/dev/null
+out=$(kernel_out)
+touch "$SRC"/security/kportreserve/*.c
+if kmake O="$out" W=1 C=2 security/kportreserve/ >"$log.build" 2>&1 &&
+   ! grep -E 'warning|error' "$log.build" >&2; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	say "lint: W=1 or sparse found problems in security/kportreserve"
+fi
+cat "$log.build" >>"$log"
+[ "$failed" = 0 ] || grep -v '^total:' "$log" | head -n 40 >&2
+echo "lint: $passed passed, $failed failed"
+[ "$failed" = 0 ]
