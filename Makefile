@@ -13,7 +13,7 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug demo shell lint check clean help
+	selftest-debug demo shell lint fuzz check clean help
 
 all: check
 
@@ -53,6 +53,10 @@ shell: deps
 
 lint: deps
 	@$(WB)/lint.sh
+
+# make fuzz SECONDS=600 fuzzes the parser for ten minutes.
+fuzz: deps
+	@$(WB)/fuzz.sh $(SECONDS)
 
 check: deps
 	@$(WB)/check.sh

@@ -34,7 +34,7 @@ struct parse_case {
 
 static const struct parse_case parse_cases[] = {
 	VALID("empty", "", ""),
-	VALID("blank and comment lines", "# web\n\n   \n\t# x 1 2\n", ""),
+	VALID("blank and comment lines", "# web\n\n\t\t\n\t# x 1 2\n", ""),
 	VALID("tcp port", "80/tcp /usr/sbin/nginx\n", "80/tcp /usr/sbin/nginx\n"),
 	VALID("udp port", "5353/udp /usr/sbin/avahi-daemon\n",
 	      "5353/udp /usr/sbin/avahi-daemon\n"),
@@ -273,8 +273,8 @@ static void test_kpr_parser_size_limit(struct kunit *test)
 	int err = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	memset(buf, '#', chunk);
-	buf[chunk - 1] = '\n';
+	for (fed = 0; fed < chunk; fed++)
+		buf[fed] = fed % 64 == 63 ? '\n' : '#';
 	kpr_parser_init(&p);
 	for (fed = 0; fed < KPR_POLICY_MAX_BYTES && !err; fed += chunk)
 		err = kpr_parser_feed(&p, buf, chunk);

@@ -39,7 +39,7 @@
  * @text_len: length of @text
  */
 struct kpr_policy_file {
-	struct mutex lock;
+	struct mutex lock; /* see the kernel-doc above */
 	struct kpr_parser parser;
 	struct kpr_policy *built;
 	int error;

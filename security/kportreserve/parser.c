@@ -123,9 +123,9 @@ static int parse_ports(const struct kpr_field *f, struct kpr_rule *rule,
 		size_t proto_len = f->len - ports_len - 1;
 
 		if (proto_len == 3 && !memcmp(slash + 1, "tcp", 3)) {
-			rule->protos = 1U << KPR_PROTO_TCP;
+			rule->protos = BIT(KPR_PROTO_TCP);
 		} else if (proto_len == 3 && !memcmp(slash + 1, "udp", 3)) {
-			rule->protos = 1U << KPR_PROTO_UDP;
+			rule->protos = BIT(KPR_PROTO_UDP);
 		} else {
 			*msg = "unknown protocol: expected tcp or udp";
 			return -EINVAL;
@@ -137,6 +137,35 @@ static int parse_ports(const struct kpr_field *f, struct kpr_rule *rule,
 static bool is_octal(char c, char max)
 {
 	return c >= '0' && c <= max;
+}
+
+/**
+ * decode_escape() - decode one backslash escape of a program path
+ * @s: the escape, starting at its backslash
+ * @len: bytes left in the field from @s on
+ * @c: receives the decoded byte
+ * @msg: where to store what is wrong
+ *
+ * Return: the length of the escape, or -EINVAL.
+ */
+static int decode_escape(const char *s, size_t len, unsigned char *c,
+			 const char **msg)
+{
+	if (len >= 2 && s[1] == '\\') {
+		*c = '\\';
+		return 2;
+	}
+	if (len < 4 || !is_octal(s[1], '3') || !is_octal(s[2], '7') ||
+	    !is_octal(s[3], '7')) {
+		*msg = "malformed escape in program: expected \\\\ or \\ooo";
+		return -EINVAL;
+	}
+	*c = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+	if (!*c) {
+		*msg = "program contains an encoded NUL byte";
+		return -EINVAL;
+	}
+	return 4;
 }
 
 /**
@@ -160,29 +189,18 @@ static int decode_path(const char *s, size_t len, char *out, size_t *out_len,
 
 	while (i < len) {
 		unsigned char c = s[i];
+		int n = 1;
 
-		if (c == '\\') {
-			if (i + 1 < len && s[i + 1] == '\\') {
-				i += 2;
-			} else if (i + 3 < len && is_octal(s[i + 1], '3') &&
-				   is_octal(s[i + 2], '7') && is_octal(s[i + 3], '7')) {
-				c = (s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 |
-				    (s[i + 3] - '0');
-				i += 4;
-				if (!c) {
-					*msg = "program contains an encoded NUL byte";
-					return -EINVAL;
-				}
-			} else {
-				*msg = "malformed escape in program: expected \\\\ or \\ooo";
-				return -EINVAL;
-			}
-		} else if (c <= 0x20 || c >= 0x7f) {
+		if (c <= 0x20 || c >= 0x7f) {
 			*msg = "program byte outside 0x21-0x7e must be written as \\ooo";
 			return -EINVAL;
-		} else {
-			i++;
 		}
+		if (c == '\\') {
+			n = decode_escape(s + i, len - i, &c, msg);
+			if (n < 0)
+				return n;
+		}
+		i += n;
 		out[o++] = c;
 	}
 	out[o] = '\0';
@@ -725,7 +743,7 @@ static void out_rule(struct kpr_out *o, const struct kpr_rule *rule)
 	}
 	if (rule->protos != KPR_PROTO_ALL) {
 		out_char(o, '/');
-		out_bytes(o, rule->protos == 1U << KPR_PROTO_TCP ? "tcp" : "udp",
+		out_bytes(o, rule->protos == BIT(KPR_PROTO_TCP) ? "tcp" : "udp",
 			  3);
 	}
 	out_char(o, ' ');

@@ -22,13 +22,13 @@ enum kpr_proto {
 	KPR_NR_PROTOS,
 };
 
-#define KPR_PROTO_ALL		((1U << KPR_NR_PROTOS) - 1)
+#define KPR_PROTO_ALL		(BIT(KPR_NR_PROTOS) - 1)
 #define KPR_NR_PORTS		65536U
 #define KPR_PATH_MAX		4096U
 
 /* Documented limits: a policy over them fails with E2BIG. */
 #define KPR_POLICY_MAX_BYTES	(16U << 20)
-#define KPR_POLICY_MAX_RULES	(1U << 20)
+#define KPR_POLICY_MAX_RULES	1048576U
 /* One encoded line: a path of KPR_PATH_MAX bytes, all escaped, and a port. */
 #define KPR_LINE_MAX		(4 * KPR_PATH_MAX + 64)
 

@@ -8,6 +8,7 @@
 #ifndef _SECURITY_KPORTRESERVE_PARSER_ENV_H
 #define _SECURITY_KPORTRESERVE_PARSER_ENV_H
 
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/slab.h>

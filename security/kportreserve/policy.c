@@ -141,7 +141,7 @@ static size_t collect_events(const struct kpr_ruleset *rs,
 	for (i = 0; i < rs->nr_rules; i++) {
 		const struct kpr_rule *r = &rs->rules[i];
 
-		if (!(r->protos & (1U << proto)))
+		if (!(r->protos & BIT(proto)))
 			continue;
 		ev[n++] = (struct kpr_event){ r->first, r->prog->id, 1 };
 		ev[n++] = (struct kpr_event){ r->last + 1U, r->prog->id, -1 };

@@ -15,7 +15,7 @@
 #define KPR_CHUNK_PORTS		256U
 #define KPR_NR_CHUNKS		(KPR_NR_PORTS / KPR_CHUNK_PORTS)
 /* Bound on program references of all port sets of a policy (E2BIG). */
-#define KPR_MAX_SET_ENTRIES	(1U << 22)
+#define KPR_MAX_SET_ENTRIES	4194304U
 
 /**
  * struct kpr_portset - the programs that may bind a run of ports

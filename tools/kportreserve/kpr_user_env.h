@@ -19,6 +19,8 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
+#define BIT(nr) (1UL << (nr))
+
 static inline void *kpr_zalloc(size_t size)
 {
 	return calloc(1, size);

@@ -12,7 +12,7 @@ gcc -static -O2 -Wall -o "$out/demo-bind" "$WB_DIR/vm/demo-bind.c"
 	"$out/demo-bind:opt/kpr/demo-bind" \
 	"$WB_DIR/vm/demo.policy:etc/kportreserve/policy"
 say "demo: booting $kernel (console log: $out/console.log)"
-"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/console.log" 120 quiet
+"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/console.log" 120 quiet loglevel=3
 # Show what the payload said, without the kernel's boot chatter.
 sed -n '/== kportreserve demo ==/,/The demo is over/p' "$out/console.log" | tr -d '\r'
 grep -q 'The demo is over' "$out/console.log" || die "the demo did not finish"

@@ -142,12 +142,12 @@ static int wait_exit(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int run(char *const argv[])
+static int run(const char *const argv[])
 {
 	pid_t pid = fork();
 
 	if (!pid) {
-		execv(argv[0], argv);
+		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	return wait_exit(pid);
@@ -158,8 +158,8 @@ static int bind_as(const char *prog, const char *family, const char *type,
 		   int port, const char *flags)
 {
 	char portbuf[16];
-	char *argv[] = { (char *)prog, "--bind", (char *)family, (char *)type,
-			 portbuf, (char *)flags, NULL };
+	const char *const argv[] = { prog, "--bind", family, type,
+			 portbuf, flags, NULL };
 
 	snprintf(portbuf, sizeof(portbuf), "%d", port);
 	return run(argv);
@@ -280,33 +280,43 @@ FIXTURE_VARIANT(bind) {
 FIXTURE_VARIANT_ADD(bind, ipv4_tcp) {
 	.family = "4", .type = "tcp", .proto = "tcp", .other = "udp", .port = 20100,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv6_tcp) {
 	.family = "6", .type = "tcp", .proto = "tcp", .other = "udp", .port = 20200,
 };
+
 FIXTURE_VARIANT_ADD(bind, mapped_tcp) {
 	.family = "m", .type = "tcp", .proto = "tcp", .other = "udp", .port = 20300,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv4_mptcp) {
 	.family = "4", .type = "mptcp", .proto = "tcp", .other = "udp", .port = 20400,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv6_mptcp) {
 	.family = "6", .type = "mptcp", .proto = "tcp", .other = "udp", .port = 20500,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv4_udp) {
 	.family = "4", .type = "udp", .proto = "udp", .other = "tcp", .port = 20600,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv6_udp) {
 	.family = "6", .type = "udp", .proto = "udp", .other = "tcp", .port = 20700,
 };
+
 FIXTURE_VARIANT_ADD(bind, mapped_udp) {
 	.family = "m", .type = "udp", .proto = "udp", .other = "tcp", .port = 20800,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv4_udplite) {
 	.family = "4", .type = "udplite", .proto = "udp", .other = "tcp", .port = 20900,
 };
+
 FIXTURE_VARIANT_ADD(bind, ipv6_udplite) {
 	.family = "6", .type = "udplite", .proto = "udp", .other = "tcp", .port = 21000,
 };
+
 /* clang-format on */
 
 FIXTURE_SETUP(bind)
@@ -447,12 +457,12 @@ TEST_F(identity, chroot_matches_full_path)
 	ASSERT_EQ(0, load_policy("22000 " WORKDIR "/root/bin/owner\n"));
 	pid = fork();
 	if (!pid) {
-		char *argv[] = { "/bin/owner", "--bind", "4", "tcp", "22000",
+		const char *const argv[] = { "/bin/owner", "--bind", "4", "tcp", "22000",
 				 "", NULL };
 
 		if (chroot(WORKDIR "/root") || chdir("/"))
 			_exit(USAGE);
-		execv(argv[0], argv);
+		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	EXPECT_EQ(0, wait_exit(pid));
@@ -460,12 +470,12 @@ TEST_F(identity, chroot_matches_full_path)
 	ASSERT_EQ(0, load_policy("22000 /bin/owner\n"));
 	pid = fork();
 	if (!pid) {
-		char *argv[] = { "/bin/owner", "--bind", "4", "tcp", "22000",
+		const char *const argv[] = { "/bin/owner", "--bind", "4", "tcp", "22000",
 				 "", NULL };
 
 		if (chroot(WORKDIR "/root") || chdir("/"))
 			_exit(USAGE);
-		execv(argv[0], argv);
+		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
@@ -485,12 +495,12 @@ static int bind_after(const char *path, void (*change)(const char *))
 		return -1;
 	pid = fork();
 	if (!pid) {
-		char *argv[] = { (char *)path, "--bind", "4", "tcp", "22001",
+		const char *const argv[] = { path, "--bind", "4", "tcp", "22001",
 				 "w", NULL };
 
 		dup2(to_child[0], 0);
 		dup2(from_child[1], 1);
-		execv(path, argv);
+		execv(path, (char *const *)argv);
 		_exit(127);
 	}
 	close(to_child[0]);
@@ -532,7 +542,7 @@ TEST_F(identity, replaced_binary_keeps_port)
 
 TEST_F(identity, exec_loses_port)
 {
-	char *argv[] = { OWNER, "--exec", IMPOSTOR, "--bind", "4", "tcp",
+	const char *const argv[] = { OWNER, "--exec", IMPOSTOR, "--bind", "4", "tcp",
 			 "22002", "", NULL };
 
 	ASSERT_EQ(0, load_policy("22002 " OWNER "\n"));
@@ -866,7 +876,7 @@ TEST(stats_count_exactly_what_happened)
 static pid_t spawn_hammer(const char *prog, int count, int want)
 {
 	char countbuf[16], wantbuf[16];
-	char *argv[] = { (char *)prog, "--hammer", "4", "tcp", "25000",
+	const char *const argv[] = { prog, "--hammer", "4", "tcp", "25000",
 			 countbuf, wantbuf, NULL };
 	pid_t pid;
 
@@ -874,7 +884,7 @@ static pid_t spawn_hammer(const char *prog, int count, int want)
 	snprintf(wantbuf, sizeof(wantbuf), "%d", want);
 	pid = fork();
 	if (!pid) {
-		execv(prog, argv);
+		execv(prog, (char *const *)argv);
 		_exit(127);
 	}
 	return pid;
@@ -902,9 +912,9 @@ TEST(reload_while_binding)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strncmp(argv[1], "--", 2) && strcmp(argv[1], "--help") &&
-	    (!strcmp(argv[1], "--bind") || !strcmp(argv[1], "--hammer") ||
-	     !strcmp(argv[1], "--exec")))
+	if (argc > 1 && (!strcmp(argv[1], "--bind") ||
+			 !strcmp(argv[1], "--hammer") ||
+			 !strcmp(argv[1], "--exec")))
 		return binder_main(argc, argv);
 	return test_harness_run(argc, argv);
 }
