@@ -13,7 +13,7 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug demo shell lint fuzz check clean help
+	selftest-debug upstream demo shell lint fuzz check clean help
 
 all: check
 
@@ -44,6 +44,10 @@ selftest: deps
 
 selftest-debug: deps
 	@$(WB)/selftest.sh debug
+
+# The kernel's own bind, Landlock and LSM tests, with and without kportreserve.
+upstream: deps
+	@$(WB)/upstream.sh
 
 demo: deps
 	@$(WB)/demo.sh
