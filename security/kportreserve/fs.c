@@ -116,20 +116,25 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct kpr_policy_file *pf = file->private_data;
-	char *buf;
+	char *buf = NULL;
 	int err;
 
 	if (!may_load_policy(file))
 		return -EPERM;
+	if (!count)
+		return 0;
 	if (count > KPR_POLICY_MAX_BYTES) {
 		pr_err("policy larger than 16 MiB of text; policy unchanged\n");
-		return -E2BIG;
+		err = -E2BIG;
+	} else {
+		buf = vmemdup_user(ubuf, count);
+		err = IS_ERR(buf) ? PTR_ERR(buf) : 0;
 	}
-	buf = vmemdup_user(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
 
 	mutex_lock(&pf->lock);
+	/* A lost write would splice the lines around it: fail them all. */
+	if (err && !pf->error)
+		pf->error = err;
 	err = pf->error;
 	if (!err) {
 		policy_changed(pf);
@@ -138,7 +143,8 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 			parse_error(pf, err);
 	}
 	mutex_unlock(&pf->lock);
-	kvfree(buf);
+	if (!IS_ERR_OR_NULL(buf))
+		kvfree(buf);
 	if (err)
 		return err;
 	*ppos += count;
@@ -185,16 +191,18 @@ static int policy_flush(struct file *file, fl_owner_t id)
 
 	if (!(file->f_mode & FMODE_WRITE))
 		return 0;
+	mutex_lock(&pf->lock);
+	/*
+	 * Decide here, in the writer's own context: release may run later
+	 * in another task or a kworker.
+	 */
+	if (writer_killed())
+		pf->abandoned = true;
 	/*
 	 * Only the last close ends the policy: a shell's "> policy" closes
 	 * a dup()ed descriptor before the writer writes.
 	 */
-	if (file_count(file) > 1)
-		return 0;
-	mutex_lock(&pf->lock);
-	if (writer_killed())
-		pf->abandoned = true;
-	else if (pf->dirty)
+	else if (pf->dirty && file_count(file) == 1)
 		err = build_policy(pf);
 	mutex_unlock(&pf->lock);
 	return err;
@@ -218,8 +226,7 @@ static int policy_release(struct inode *inode, struct file *file)
 {
 	struct kpr_policy_file *pf = file->private_data;
 
-	if ((file->f_mode & FMODE_WRITE) && pf->dirty && !pf->abandoned &&
-	    !writer_killed())
+	if ((file->f_mode & FMODE_WRITE) && pf->dirty && !pf->abandoned)
 		load_policy(pf);
 	kpr_policy_free(pf->built);
 	kpr_parser_destroy(&pf->parser);
@@ -234,7 +241,7 @@ static const struct file_operations policy_fops = {
 	.write = policy_write,
 	.flush = policy_flush,
 	.release = policy_release,
-	.llseek = generic_file_llseek,
+	.llseek = default_llseek,
 };
 
 /*
@@ -246,18 +253,25 @@ static int policy_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			  struct iattr *attr)
 {
 	struct file *file = attr->ia_file;
+	struct kpr_policy_file *pf;
+	int err;
 
-	if ((attr->ia_valid & (ATTR_SIZE | ATTR_FILE)) ==
-	    (ATTR_SIZE | ATTR_FILE) && file->f_op == &policy_fops &&
-	    (file->f_mode & FMODE_WRITE) && !attr->ia_size) {
-		struct kpr_policy_file *pf = file->private_data;
+	err = simple_setattr(idmap, dentry, attr);
+	if (err || (attr->ia_valid & (ATTR_SIZE | ATTR_FILE)) !=
+	    (ATTR_SIZE | ATTR_FILE) || attr->ia_size ||
+	    file->f_op != &policy_fops || !(file->f_mode & FMODE_WRITE))
+		return err;
 
-		mutex_lock(&pf->lock);
-		if (!pf->error)
-			policy_changed(pf);
-		mutex_unlock(&pf->lock);
+	/* Truncation to zero starts the written policy over, empty. */
+	pf = file->private_data;
+	mutex_lock(&pf->lock);
+	if (!pf->error) {
+		policy_changed(pf);
+		kpr_parser_destroy(&pf->parser);
+		kpr_parser_init(&pf->parser);
 	}
-	return simple_setattr(idmap, dentry, attr);
+	mutex_unlock(&pf->lock);
+	return 0;
 }
 
 static const struct inode_operations policy_iops = {

@@ -7,9 +7,12 @@
  * building a path may sleep.
  */
 
+#include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/namei.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/mm.h>
@@ -109,6 +112,41 @@ static bool port_reserved(enum kpr_proto proto, u16 port)
 }
 
 /**
+ * exe_path_trusted() - tell whether the executable's path names it
+ * @exe: the path of the executable
+ *
+ * The path of a file is spelled from the root of its mount namespace, and
+ * whoever owns that namespace decides what its paths name. An unprivileged
+ * user who unshares a user and a mount namespace can mount anything on
+ * /usr/sbin and run it, or pass a file from there to another process that
+ * executes it. So a path is trusted only when the caller runs in the
+ * initial user namespace, whose mount namespaces only privileged tasks
+ * create, and the executable lives in the caller's own mount namespace.
+ * Services in private mount namespaces (systemd's PrivateTmp= and
+ * ProtectSystem=) and chrooted programs pass.
+ *
+ * Context: process context; may sleep.
+ * Return: true if the path of @exe identifies the program.
+ */
+static bool exe_path_trusted(const struct path *exe)
+{
+	struct path root;
+	bool trusted;
+
+	if (current_user_ns() != &init_user_ns || !current->fs)
+		return false;
+	get_fs_root(current->fs, &root);
+	/* Climb from the (maybe chrooted) root to the namespace's root. */
+	while (follow_up(&root))
+		;
+	dput(root.dentry);
+	root.dentry = dget(root.mnt->mnt_root);
+	trusted = path_is_under(exe, &root);
+	path_put(&root);
+	return trusted;
+}
+
+/**
  * current_exe() - find who is binding
  * @exe: receives the identity
  * @buf: a buffer of PATH_MAX bytes for the path
@@ -116,14 +154,15 @@ static bool port_reserved(enum kpr_proto proto, u16 port)
  * The executable is the file of current->mm as seen from the root of the
  * mount namespace (chroot ignored). Its dentry keeps its name after the
  * file is unlinked or replaced on disk, so a running program keeps its
- * ports through a package upgrade.
+ * ports through a package upgrade. An executable whose path cannot be
+ * trusted (see exe_path_trusted()) leaves @exe without a path: unlisted.
  *
  * Context: process context; may sleep.
  */
 static void current_exe(struct kpr_exe *exe, char *buf)
 {
 	struct file *file;
-	char *path;
+	char *path = ERR_PTR(-EPERM);
 
 	*exe = (struct kpr_exe){};
 	if (current->flags & PF_KTHREAD) {
@@ -133,7 +172,8 @@ static void current_exe(struct kpr_exe *exe, char *buf)
 	file = get_mm_exe_file(current->mm);
 	if (!file)
 		return;
-	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
+	if (exe_path_trusted(&file->f_path))
+		path = d_absolute_path(&file->f_path, buf, PATH_MAX);
 	fput(file);
 	if (IS_ERR(path))
 		return;

@@ -808,8 +808,11 @@ void kpr_ruleset_destroy(struct kpr_ruleset *rs)
 {
 	size_t i;
 
-	for (i = 0; i < rs->cap_progs; i++)
+	for (i = 0; i < rs->cap_progs; i++) {
 		kpr_free(rs->progs[i]);
+		if (!(i % 1024))
+			kpr_yield();
+	}
 	kpr_free(rs->progs);
 	kpr_free(rs->rules);
 	memset(rs, 0, sizeof(*rs));

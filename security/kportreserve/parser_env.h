@@ -11,23 +11,31 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
 /*
- * Policies are loaded by an administrator and can be megabytes large:
- * account them to the writer and let big arrays fall back to vmalloc.
+ * Policies can be megabytes large: let big arrays fall back to vmalloc.
+ * The policy in force outlives its writer, so it is not charged to the
+ * writer's memory cgroup.
  */
 static inline void *kpr_zalloc(size_t size)
 {
-	return kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	return kvzalloc(size, GFP_KERNEL);
 }
 
 static inline void kpr_free(void *ptr)
 {
 	kvfree(ptr);
+}
+
+/* Long loops over a big policy yield the CPU now and then. */
+static inline void kpr_yield(void)
+{
+	cond_resched();
 }
 
 static inline void kpr_sort(void *base, size_t num, size_t size,

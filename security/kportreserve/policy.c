@@ -91,7 +91,7 @@ static struct kpr_portset *new_portset(struct kpr_policy *pol,
 	if (sw->entries > KPR_MAX_SET_ENTRIES)
 		return ERR_PTR(-E2BIG);
 	set = kmalloc(struct_size(set, progs, sw->nr_active),
-		      GFP_KERNEL_ACCOUNT);
+		      GFP_KERNEL);
 	if (!set)
 		return ERR_PTR(-ENOMEM);
 	set->nr = sw->nr_active;
@@ -123,12 +123,14 @@ static int reserve_ports(struct kpr_policy *pol, enum kpr_proto proto,
 
 		if (!*chunk) {
 			*chunk = kcalloc(KPR_CHUNK_PORTS, sizeof(**chunk),
-					 GFP_KERNEL_ACCOUNT);
+					 GFP_KERNEL);
 			if (!*chunk)
 				return -ENOMEM;
 		}
 		(*chunk)[port % KPR_CHUNK_PORTS] = set;
 		__set_bit(port, pol->reserved[proto]);
+		if (!(port % KPR_CHUNK_PORTS))
+			cond_resched();
 	}
 	return 0;
 }
@@ -176,6 +178,7 @@ static int build_proto(struct kpr_policy *pol, enum kpr_proto proto,
 
 		while (i < n && ev[i].port == first)
 			sweep_apply(sw, &ev[i++]);
+		cond_resched();
 		/* Every open range has a closing event, so i < n here. */
 		if (!sw->nr_active)
 			continue;
@@ -242,7 +245,7 @@ static int build_text(struct kpr_policy *pol)
 {
 	size_t len = kpr_ruleset_format(&pol->rs, NULL, 0);
 
-	pol->text = kvmalloc(len + 1, GFP_KERNEL_ACCOUNT);
+	pol->text = kvmalloc(len + 1, GFP_KERNEL);
 	if (!pol->text)
 		return -ENOMEM;
 	kpr_ruleset_format(&pol->rs, pol->text, len);
@@ -264,7 +267,7 @@ struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs)
 	struct kpr_policy *pol;
 	int err;
 
-	pol = kvzalloc(sizeof(*pol), GFP_KERNEL_ACCOUNT);
+	pol = kvzalloc(sizeof(*pol), GFP_KERNEL);
 	if (!pol)
 		return ERR_PTR(-ENOMEM);
 	pol->rs = *rs;
@@ -298,6 +301,7 @@ void kpr_policy_free(struct kpr_policy *pol)
 
 		pol->sets = set->next;
 		kfree(set);
+		cond_resched();
 	}
 	for (proto = 0; proto < KPR_NR_PROTOS; proto++)
 		for (chunk = 0; chunk < KPR_NR_CHUNKS; chunk++)
@@ -315,7 +319,8 @@ static void free_policy_work(struct work_struct *work)
 
 /**
  * kpr_policy_activate() - put a policy in force
- * @pol: a policy from kpr_policy_build(); owned by the module from now on
+ * @pol: a policy from kpr_policy_build(); owned by the module from now on,
+ *       so the caller must not touch it after this returns
  *
  * Binds that start after this returns see @pol; the replaced policy is
  * freed once every reader that may hold it is gone.
@@ -326,19 +331,22 @@ static void free_policy_work(struct work_struct *work)
 u64 kpr_policy_activate(struct kpr_policy *pol)
 {
 	struct kpr_policy *old;
+	u64 generation;
 
 	mutex_lock(&kpr_policy_lock);
 	old = rcu_dereference_protected(kpr_active_policy,
 					lockdep_is_held(&kpr_policy_lock));
-	pol->generation = old ? old->generation + 1 : 1;
+	generation = old ? old->generation + 1 : 1;
+	pol->generation = generation;
 	rcu_assign_pointer(kpr_active_policy, pol);
 	mutex_unlock(&kpr_policy_lock);
 
+	/* From here on @pol may be replaced and freed by another writer. */
 	if (old) {
 		INIT_RCU_WORK(&old->free_work, free_policy_work);
-		queue_rcu_work(system_wq, &old->free_work);
+		queue_rcu_work(system_unbound_wq, &old->free_work);
 	}
-	return pol->generation;
+	return generation;
 }
 
 /**

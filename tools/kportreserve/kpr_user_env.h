@@ -31,6 +31,10 @@ static inline void kpr_free(void *ptr)
 	free(ptr);
 }
 
+static inline void kpr_yield(void)
+{
+}
+
 static inline void kpr_sort(void *base, size_t num, size_t size,
 			    int (*cmp)(const void *, const void *))
 {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -576,6 +577,81 @@ TEST_F(identity, escaped_paths)
 	}
 }
 
+/*
+ * In a user and mount namespace of its own, anyone can put any binary at
+ * a listed path: such a process, and one that executes a file from such
+ * a namespace, is not the listed program.
+ */
+static int fake_owner_namespace(void)
+{
+	int fd;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
+		return -1;
+	fd = open("/proc/self/uid_map", O_WRONLY);
+	if (fd < 0 || write(fd, "0 0 1", 5) != 5 || close(fd))
+		return -1;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount(IMPOSTOR, OWNER, NULL, MS_BIND, NULL))
+		return -1;
+	return 0;
+}
+
+TEST_F(identity, path_faked_in_user_namespace_is_unlisted)
+{
+	const char *const argv[] = { OWNER, "--bind", "4", "tcp", "22003", "",
+				     NULL };
+	pid_t pid;
+
+	ASSERT_EQ(0, load_policy("22003 " OWNER "\n"));
+	pid = fork();
+	if (!pid) {
+		if (fake_owner_namespace())
+			_exit(USAGE);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
+	EXPECT_EQ(0, bind_as(OWNER, "4", "tcp", 22003, ""));
+}
+
+TEST_F(identity, file_from_foreign_mount_namespace_is_unlisted)
+{
+	const char *const argv[] = { OWNER, "--bind", "4", "tcp", "22004", "",
+				     NULL };
+	int ready[2], done[2], fd;
+	char path[64], c;
+	pid_t holder, pid;
+
+	ASSERT_EQ(0, load_policy("22004 " OWNER "\n"));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	holder = fork();
+	if (!holder) {
+		int exe;
+
+		if (fake_owner_namespace())
+			_exit(USAGE);
+		exe = open(OWNER, O_RDONLY);
+		if (exe < 0 || dup2(exe, 10) != 10 || write(ready[1], "r", 1) != 1)
+			_exit(USAGE);
+		_exit(read(done[0], &c, 1) == 1 ? 0 : USAGE);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	snprintf(path, sizeof(path), "/proc/%d/fd/10", holder);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	if (!pid) {
+		fexecve(fd, (char *const *)argv, environ);
+		_exit(127);
+	}
+	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
+	close(fd);
+	ASSERT_EQ(1, write(done[1], "d", 1));
+	EXPECT_EQ(0, wait_exit(holder));
+}
+
 /* ---- loading through the real file ---- */
 
 #define GOOD_POLICY "23000/tcp " OWNER "\n"
@@ -732,6 +808,31 @@ TEST_F(load, touch_changes_nothing)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, close(fd));
 	assert_good_policy(_metadata);
+}
+
+TEST_F(load, empty_write_changes_nothing)
+{
+	int fd = open(POLICY, O_WRONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write(fd, "", 0));
+	ASSERT_EQ(0, close(fd));
+	assert_good_policy(_metadata);
+}
+
+TEST_F(load, ftruncate_starts_over)
+{
+	int fd = open(POLICY, O_WRONLY);
+	char *back;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_all(fd, "23005 /a\n23006", 14));
+	ASSERT_EQ(0, ftruncate(fd, 0));
+	ASSERT_EQ(0, write_all(fd, "23007 /b\n", 9));
+	ASSERT_EQ(0, close(fd));
+	back = read_policy();
+	EXPECT_STREQ("23007 /b\n", back);
+	free(back);
 }
 
 TEST_F(load, truncate_empties_policy)
