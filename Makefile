@@ -13,7 +13,7 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug upstream demo shell lint fuzz check clean help
+	selftest-debug upstream demo shell lint fuzz admin check clean help
 
 all: check
 
@@ -57,6 +57,10 @@ shell: deps
 
 lint: deps
 	@$(WB)/lint.sh
+
+# kportreserve(8) against a fake securityfs directory.
+admin: deps
+	@$(WB)/admin.sh
 
 # make fuzz SECONDS=600 fuzzes the parser for ten minutes.
 fuzz: deps

@@ -17,7 +17,12 @@ static const char sample_policy[] =
 	"5353/udp   /usr/sbin/avahi-daemon\n"
 	"8000-8099  /opt/app/bin/server\n"
 	"8050-8060  /opt/other\n"
-	"2049       <kernel>\n";
+	"2049       <kernel>\n"
+	"9899/sctp  /usr/bin/sctpd\n"
+	"8080/tcp   /usr/bin/python3 uid=1000\n"
+	"8081/tcp   /usr/bin/python3 gid=50\n"
+	"8082/tcp   /usr/bin/python3 uid=1000 gid=50\n"
+	"8082/tcp   /usr/bin/python3 uid=0\n";
 
 /**
  * struct match_case - one bind and the verdict the sample policy gives it
@@ -26,6 +31,8 @@ static const char sample_policy[] =
  * @port: port of the bind
  * @exe: path of the binding program; NULL for an unknown executable,
  *       KPR_KERNEL_NAME for a kernel thread
+ * @uid: the effective uid of the binding task
+ * @gid: the effective gid of the binding task
  * @allowed: expected verdict
  */
 struct match_case {
@@ -34,10 +41,14 @@ struct match_case {
 	u16 port;
 	const char *exe;
 	bool allowed;
+	u32 uid;
+	u32 gid;
 };
 
 #define TCP KPR_PROTO_TCP
 #define UDP KPR_PROTO_UDP
+#define SCTP KPR_PROTO_SCTP
+#define PY "/usr/bin/python3"
 #define NGINX "/usr/sbin/nginx"
 #define EVIL "/usr/bin/evil"
 #define SERVER "/opt/app/bin/server"
@@ -45,6 +56,7 @@ struct match_case {
 
 static const struct match_case match_cases[] = {
 	{ "listed program", TCP, 80, NGINX, true },
+	{ "listed program, any ids", TCP, 80, NGINX, true, 1234, 5678 },
 	{ "other program", TCP, 80, EVIL, false },
 	{ "tcp rule leaves udp free", UDP, 80, EVIL, true },
 	{ "udp rule leaves tcp free", TCP, 5353, EVIL, true },
@@ -73,6 +85,19 @@ static const struct match_case match_cases[] = {
 	{ "kernel thread, port without rule", TCP, 1, KPR_KERNEL_NAME, true },
 	{ "lowest port", TCP, 1, EVIL, true },
 	{ "highest port", UDP, 65535, EVIL, true },
+	{ "sctp rule", SCTP, 9899, EVIL, false },
+	{ "sctp rule, listed program", SCTP, 9899, "/usr/bin/sctpd", true },
+	{ "sctp rule leaves tcp free", TCP, 9899, EVIL, true },
+	{ "rule for all protocols covers sctp", SCTP, 8000, EVIL, false },
+	{ "rule for all protocols, sctp, listed", SCTP, 8000, SERVER, true },
+	{ "uid matches", TCP, 8080, PY, true, 1000, 1 },
+	{ "uid differs", TCP, 8080, PY, false, 1001, 1 },
+	{ "uid matches, other program", TCP, 8080, EVIL, false, 1000, 1 },
+	{ "gid matches", TCP, 8081, PY, true, 7, 50 },
+	{ "gid differs", TCP, 8081, PY, false, 50, 7 },
+	{ "uid and gid match", TCP, 8082, PY, true, 1000, 50 },
+	{ "uid matches, gid differs", TCP, 8082, PY, false, 1000, 51 },
+	{ "second rule's uid matches", TCP, 8082, PY, true, 0, 0 },
 };
 
 static void match_case_desc(const struct match_case *c, char *desc)
@@ -119,6 +144,8 @@ static void test_kpr_policy_allows_cases(struct kunit *test)
 	struct kpr_policy *pol = build(test, sample_policy);
 	struct kpr_exe exe = exe_of(c->exe);
 
+	exe.uid = c->uid;
+	exe.gid = c->gid;
 	KUNIT_EXPECT_EQ(test, kpr_policy_allows(pol, c->proto, c->port, &exe),
 			c->allowed);
 }
@@ -133,9 +160,12 @@ static void test_kpr_policy_reserves_sample(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kpr_policy_reserves(pol, UDP, 2049));
 	KUNIT_EXPECT_FALSE(test, kpr_policy_reserves(pol, TCP, 0));
 	KUNIT_EXPECT_FALSE(test, kpr_policy_reserves(NULL, TCP, 80));
-	/* 80, 443, 5353, 2049 and the hundred ports of 8000-8099 */
-	KUNIT_EXPECT_EQ(test, pol->nr_ports, 104);
-	KUNIT_EXPECT_EQ(test, pol->rs.nr_rules, 6);
+	KUNIT_EXPECT_TRUE(test, kpr_policy_reserves(pol, SCTP, 9899));
+	KUNIT_EXPECT_FALSE(test, kpr_policy_reserves(pol, TCP, 9899));
+	KUNIT_EXPECT_TRUE(test, kpr_policy_reserves(pol, SCTP, 8000));
+	/* 80, 443, 5353, 2049, 9899 and the hundred ports of 8000-8099 */
+	KUNIT_EXPECT_EQ(test, pol->nr_ports, 105);
+	KUNIT_EXPECT_EQ(test, pol->rs.nr_rules, 11);
 }
 
 /* No policy and the empty policy reserve nothing. */
@@ -220,7 +250,12 @@ static void test_kpr_policy_build_text(struct kunit *test)
 			   "2049 <kernel>\n"
 			   "5353/udp /usr/sbin/avahi-daemon\n"
 			   "8000-8099 /opt/app/bin/server\n"
-			   "8050-8060 /opt/other\n");
+			   "8050-8060 /opt/other\n"
+			   "8080/tcp /usr/bin/python3 uid=1000\n"
+			   "8081/tcp /usr/bin/python3 gid=50\n"
+			   "8082/tcp /usr/bin/python3 uid=0\n"
+			   "8082/tcp /usr/bin/python3 uid=1000 gid=50\n"
+			   "9899/sctp /usr/bin/sctpd\n");
 	KUNIT_EXPECT_EQ(test, pol->text_len, strlen(pol->text));
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve securityfs files: "policy" (read and replace the policy)
- * and "stats" (counters).
+ * kportreserve securityfs files: "policy" (read and replace the policy),
+ * "mode" (enforce or permissive), "lock" (fix both until reboot), "stats"
+ * (counters) and "denials" (per-port denial figures).
  *
  * A new policy may arrive in many write() calls. It is parsed as it comes,
  * so a bad line fails the write() that carries it; it is built when the
@@ -23,6 +24,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "control.h"
+#include "denials.h"
 #include "kportreserve.h"
 #include "policy.h"
 #include "stats.h"
@@ -49,9 +52,19 @@ struct kpr_policy_file {
 	size_t text_len;
 };
 
-static bool may_load_policy(const struct file *file)
+static bool may_admin(const struct file *file)
 {
 	return file_ns_capable(file, &init_user_ns, CAP_MAC_ADMIN);
+}
+
+/* A change asked for while locked fails, and the log says why. */
+static int check_unlocked(const char *what)
+{
+	if (!kpr_is_locked())
+		return 0;
+	pr_warn("%s is locked until reboot (kportreserve.lock); %s unchanged\n",
+		what, what);
+	return -EPERM;
 }
 
 /*
@@ -68,8 +81,12 @@ static int policy_open(struct inode *inode, struct file *file)
 {
 	struct kpr_policy_file *pf;
 
-	if ((file->f_mode & FMODE_WRITE) && !may_load_policy(file))
-		return -EPERM;
+	if (file->f_mode & FMODE_WRITE) {
+		if (!may_admin(file))
+			return -EPERM;
+		if (check_unlocked("policy"))
+			return -EPERM;
+	}
 	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
 	if (!pf)
 		return -ENOMEM;
@@ -119,7 +136,7 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 	char *buf = NULL;
 	int err;
 
-	if (!may_load_policy(file))
+	if (!may_admin(file))
 		return -EPERM;
 	if (!count)
 		return 0;
@@ -203,23 +220,17 @@ static int policy_flush(struct file *file, fl_owner_t id)
 	 * a dup()ed descriptor before the writer writes.
 	 */
 	else if (pf->dirty && file_count(file) == 1)
-		err = build_policy(pf);
+		err = build_policy(pf) ?: check_unlocked("policy");
 	mutex_unlock(&pf->lock);
 	return err;
 }
 
 static void load_policy(struct kpr_policy_file *pf)
 {
-	struct kpr_policy *pol;
-	u64 generation;
-
 	if (build_policy(pf))
 		return;
-	pol = pf->built;
-	pf->built = NULL;
-	generation = kpr_policy_activate(pol);
-	pr_info("policy generation %llu loaded: %zu rules, %u ports\n",
-		generation, pol->rs.nr_rules, pol->nr_ports);
+	if (!kpr_commit_policy(pf->built))
+		pf->built = NULL;
 }
 
 static int policy_release(struct inode *inode, struct file *file)
@@ -290,41 +301,150 @@ static const struct file_operations stats_fops = {
 	.release = single_release,
 };
 
+static int denials_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kpr_denials_show, NULL);
+}
+
+static const struct file_operations denials_fops = {
+	.open = denials_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * read_word() - copy a short write from user space, without its newline
+ * @ubuf: the user buffer
+ * @count: its length
+ * @buf: receives the NUL-terminated word
+ * @size: size of @buf
+ *
+ * Return: 0, -EINVAL when the text does not fit, or -EFAULT.
+ */
+static int read_word(const char __user *ubuf, size_t count, char *buf,
+		     size_t size)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	return 0;
+}
+
+static ssize_t mode_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	char text[16];
+	int len;
+
+	len = scnprintf(text, sizeof(text), "%s\n",
+			kpr_mode_name(kpr_is_permissive()));
+	return simple_read_from_buffer(buf, count, ppos, text, len);
+}
+
+static ssize_t mode_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	char word[16];
+	bool permissive;
+	int err;
+
+	if (!may_admin(file))
+		return -EPERM;
+	err = read_word(ubuf, count, word, sizeof(word));
+	if (err)
+		return err;
+	if (!strcmp(word, "permissive"))
+		permissive = true;
+	else if (!strcmp(word, "enforce"))
+		permissive = false;
+	else
+		return -EINVAL;
+	err = kpr_set_mode(permissive);
+	return err ?: count;
+}
+
+static const struct file_operations mode_fops = {
+	.read = mode_read,
+	.write = mode_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t lock_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	const char *text = kpr_is_locked() ? "1\n" : "0\n";
+
+	return simple_read_from_buffer(buf, count, ppos, text, 2);
+}
+
+/* Only "1" is accepted: the lock is one-way. */
+static ssize_t lock_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	char word[4];
+	int err;
+
+	if (!may_admin(file))
+		return -EPERM;
+	err = read_word(ubuf, count, word, sizeof(word));
+	if (err)
+		return err;
+	if (strcmp(word, "1"))
+		return kpr_is_locked() ? check_unlocked("lock") : -EINVAL;
+	err = kpr_set_lock();
+	return err ?: count;
+}
+
+static const struct file_operations lock_fops = {
+	.read = lock_read,
+	.write = lock_write,
+	.llseek = default_llseek,
+};
+
 /**
  * kpr_init_securityfs() - create /sys/kernel/security/kportreserve/
  *
- * Does nothing when the LSM is not enabled by lsm=.
+ * Does nothing when the LSM is not enabled by lsm=. A file that cannot be
+ * created takes the directory and the files made so far with it.
  *
  * Return: 0 or the error of the file that could not be created.
  */
 static int __init kpr_init_securityfs(void)
 {
-	struct dentry *dir, *policy, *stats;
-	int err;
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "policy", 0600, &policy_fops },
+		{ "mode", 0644, &mode_fops },
+		{ "lock", 0644, &lock_fops },
+		{ "stats", 0444, &stats_fops },
+		{ "denials", 0444, &denials_fops },
+	};
+	struct dentry *dir, *dentry;
+	int i;
 
 	if (!kpr_enabled)
 		return 0;
 	dir = securityfs_create_dir("kportreserve", NULL);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
-	policy = securityfs_create_file("policy", 0600, dir, NULL,
-					&policy_fops);
-	if (IS_ERR(policy)) {
-		err = PTR_ERR(policy);
-		goto err_dir;
-	}
-	d_inode(policy)->i_op = &policy_iops;
-	stats = securityfs_create_file("stats", 0444, dir, NULL, &stats_fops);
-	if (IS_ERR(stats)) {
-		err = PTR_ERR(stats);
-		goto err_policy;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		dentry = securityfs_create_file(files[i].name, files[i].mode,
+						dir, NULL, files[i].fops);
+		if (IS_ERR(dentry)) {
+			securityfs_recursive_remove(dir);
+			return PTR_ERR(dentry);
+		}
+		if (files[i].fops == &policy_fops)
+			d_inode(dentry)->i_op = &policy_iops;
 	}
 	return 0;
-
-err_policy:
-	securityfs_remove(policy);
-err_dir:
-	securityfs_remove(dir);
-	return err;
 }
 fs_initcall(kpr_init_securityfs);

@@ -2,20 +2,50 @@
 /*
  * kportreserve: reserve local ports for the programs that own them.
  *
- * Registration only; see hooks.c for the bind hook, parser.c and policy.c
- * for the policy, fs.c for the securityfs interface.
+ * Registration only; see hooks.c for the bind hooks, parser.c and policy.c
+ * for the policy, control.c for modes and the lock, autobind.c for
+ * automatic port assignment, boot.c for the boot policy, fs.c for the
+ * securityfs interface.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
 
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
+#include <linux/moduleparam.h>
 #include <uapi/linux/lsm.h>
 
+#include "control.h"
 #include "hooks.h"
 #include "kportreserve.h"
 
 bool kpr_enabled __ro_after_init;
+
+/*
+ * Boot parameters, named after this file: kportreserve.mode= and
+ * kportreserve.lock=. Not writable at run time: the securityfs files are.
+ */
+static int param_set_mode(const char *val, const struct kernel_param *kp)
+{
+	return kpr_param_mode(val);
+}
+
+static const struct kernel_param_ops param_ops_mode = {
+	.set = param_set_mode,
+};
+module_param_cb(mode, &param_ops_mode, NULL, 0);
+MODULE_PARM_DESC(mode, "enforce (default) or permissive");
+
+static int param_set_lock(const char *val, const struct kernel_param *kp)
+{
+	return kpr_param_lock(val);
+}
+
+static const struct kernel_param_ops param_ops_lock = {
+	.set = param_set_lock,
+};
+module_param_cb(lock, &param_ops_lock, NULL, 0);
+MODULE_PARM_DESC(lock, "1: fix policy and mode until reboot, after the boot policy");
 
 static const struct lsm_id kpr_lsmid = {
 	.name = "kportreserve",
@@ -24,6 +54,7 @@ static const struct lsm_id kpr_lsmid = {
 
 static struct security_hook_list kpr_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_bind, kpr_socket_bind),
+	LSM_HOOK_INIT(sctp_bind_connect, kpr_sctp_bind_connect),
 };
 
 static int __init kpr_init(void)

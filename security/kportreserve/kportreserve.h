@@ -10,4 +10,8 @@
 
 extern bool kpr_enabled;
 
+/* The boot policy's text, in init data (boot_policy.S). */
+extern const char kpr_boot_policy[];
+extern const char kpr_boot_policy_end[];
+
 #endif /* _SECURITY_KPORTRESERVE_KPORTRESERVE_H */

@@ -121,15 +121,20 @@ static int parse_ports(const struct kpr_field *f, struct kpr_rule *rule,
 	rule->protos = KPR_PROTO_ALL;
 	if (slash) {
 		size_t proto_len = f->len - ports_len - 1;
+		int proto;
 
-		if (proto_len == 3 && !memcmp(slash + 1, "tcp", 3)) {
-			rule->protos = BIT(KPR_PROTO_TCP);
-		} else if (proto_len == 3 && !memcmp(slash + 1, "udp", 3)) {
-			rule->protos = BIT(KPR_PROTO_UDP);
-		} else {
-			*msg = "unknown protocol: expected tcp or udp";
+		for (proto = 0; proto < KPR_NR_PROTOS; proto++) {
+			const char *name = kpr_proto_name(proto);
+
+			if (proto_len == strlen(name) &&
+			    !memcmp(slash + 1, name, proto_len))
+				break;
+		}
+		if (proto == KPR_NR_PROTOS) {
+			*msg = "unknown protocol: expected tcp, udp or sctp";
 			return -EINVAL;
 		}
+		rule->protos = BIT(proto);
 	}
 	return 0;
 }
@@ -243,22 +248,32 @@ static bool path_is_canonical(const char *path, size_t len)
 }
 
 /* FNV-1a: small, pure and good enough to intern program names. */
-static u32 hash_path(const char *path, size_t len)
+static u32 hash_bytes(u32 h, const void *data, size_t len)
 {
-	u32 h = 2166136261U;
+	const unsigned char *p = data;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)path[i];
+		h ^= p[i];
 		h *= 16777619U;
 	}
 	return h;
+}
+
+static u32 hash_program(const struct kpr_program *prog)
+{
+	u32 h = hash_bytes(2166136261U, prog->path, prog->len);
+
+	h = hash_bytes(h, &prog->quals, sizeof(prog->quals));
+	h = hash_bytes(h, &prog->uid, sizeof(prog->uid));
+	return hash_bytes(h, &prog->gid, sizeof(prog->gid));
 }
 
 static bool same_program(const struct kpr_program *a,
 			 const struct kpr_program *b)
 {
 	return a->hash == b->hash && a->len == b->len &&
+	       a->quals == b->quals && a->uid == b->uid && a->gid == b->gid &&
 	       !memcmp(a->path, b->path, a->len);
 }
 
@@ -323,48 +338,146 @@ static const struct kpr_program *intern_program(struct kpr_ruleset *rs,
 }
 
 /**
- * parse_program() - parse the PROGRAM field of a rule
- * @rs: ruleset that owns the program
+ * parse_id() - parse the decimal value of a uid= or gid= qualifier
+ * @s: the digits
+ * @len: number of digits
+ * @id: where to store the value
+ *
+ * Return: 0, or -EINVAL unless @s is a decimal number below 4294967295
+ * ((uid_t)-1 names no user).
+ */
+static int parse_id(const char *s, size_t len, u32 *id)
+{
+	u64 value = 0;
+	size_t i;
+
+	if (!len || len > 10)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		value = value * 10 + (s[i] - '0');
+	}
+	if (value >= 0xffffffffULL)
+		return -EINVAL;
+	*id = value;
+	return 0;
+}
+
+/**
+ * parse_qualifier() - parse a uid=N or gid=N field after the program
+ * @prog: the program being built, which receives the qualifier
  * @f: the field
+ * @msg: where to store what is wrong
+ *
+ * Return: 0 or -EINVAL.
+ */
+static int parse_qualifier(struct kpr_program *prog, const struct kpr_field *f,
+			   const char **msg)
+{
+	u8 qual;
+	u32 *id;
+
+	if (f->len >= 4 && !memcmp(f->s, "uid=", 4)) {
+		qual = KPR_QUAL_UID;
+		id = &prog->uid;
+	} else if (f->len >= 4 && !memcmp(f->s, "gid=", 4)) {
+		qual = KPR_QUAL_GID;
+		id = &prog->gid;
+	} else {
+		*msg = "unknown field after the program: expected uid=N or gid=N";
+		return -EINVAL;
+	}
+	if (prog->quals & qual) {
+		*msg = "uid= or gid= given twice";
+		return -EINVAL;
+	}
+	if (prog->kernel) {
+		*msg = "<kernel> takes no uid= or gid=";
+		return -EINVAL;
+	}
+	if (parse_id(f->s + 4, f->len - 4, id)) {
+		*msg = "uid= and gid= take a number from 0 to 4294967294";
+		return -EINVAL;
+	}
+	prog->quals |= qual;
+	return 0;
+}
+
+/**
+ * decode_program() - decode the PROGRAM field of a rule
+ * @f: the field
+ * @msg: where to store what is wrong
+ * @err: receives the error when NULL is returned
+ *
+ * Return: a new program without qualifiers, to free with kpr_free(), or
+ * NULL with @err set to -EINVAL or -ENOMEM.
+ */
+static struct kpr_program *decode_program(const struct kpr_field *f,
+					  const char **msg, int *err)
+{
+	const size_t kernel_len = sizeof(KPR_KERNEL_NAME) - 1;
+	struct kpr_program *prog;
+	size_t len;
+
+	*err = -ENOMEM;
+	prog = kpr_zalloc(sizeof(*prog) + f->len + 1);
+	if (!prog)
+		return NULL;
+	if (f->len == kernel_len && !memcmp(f->s, KPR_KERNEL_NAME, kernel_len)) {
+		memcpy(prog->path, KPR_KERNEL_NAME, kernel_len + 1);
+		prog->len = kernel_len;
+		prog->kernel = true;
+		return prog;
+	}
+	*err = decode_path(f->s, f->len, prog->path, &len, msg);
+	if (!*err && len >= KPR_PATH_MAX) {
+		*msg = "program path longer than PATH_MAX";
+		*err = -EINVAL;
+	} else if (!*err && prog->path[0] != '/') {
+		*msg = "program must be an absolute path or <kernel>";
+		*err = -EINVAL;
+	} else if (!*err && !path_is_canonical(prog->path, len)) {
+		*msg = "program path has a trailing '/', '//', '.' or '..'";
+		*err = -EINVAL;
+	}
+	if (*err) {
+		kpr_free(prog);
+		return NULL;
+	}
+	prog->len = len;
+	return prog;
+}
+
+/**
+ * parse_program() - parse the PROGRAM field of a rule and its qualifiers
+ * @rs: ruleset that owns the program
+ * @f: the program field, followed by @nr_quals qualifier fields
+ * @nr_quals: number of uid= and gid= fields
  * @rule: rule whose @prog is set
  * @msg: where to store what is wrong
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
 static int parse_program(struct kpr_ruleset *rs, const struct kpr_field *f,
-			 struct kpr_rule *rule, const char **msg)
+			 size_t nr_quals, struct kpr_rule *rule,
+			 const char **msg)
 {
-	const size_t kernel_len = sizeof(KPR_KERNEL_NAME) - 1;
 	struct kpr_program *prog;
-	size_t len;
+	size_t i;
 	int err;
 
-	prog = kpr_zalloc(sizeof(*prog) + f->len + 1);
+	prog = decode_program(f, msg, &err);
 	if (!prog)
-		return -ENOMEM;
-	if (f->len == kernel_len && !memcmp(f->s, KPR_KERNEL_NAME, kernel_len)) {
-		memcpy(prog->path, KPR_KERNEL_NAME, kernel_len + 1);
-		len = kernel_len;
-		prog->kernel = true;
-	} else {
-		err = decode_path(f->s, f->len, prog->path, &len, msg);
-		if (!err && len >= KPR_PATH_MAX) {
-			*msg = "program path longer than PATH_MAX";
-			err = -EINVAL;
-		} else if (!err && prog->path[0] != '/') {
-			*msg = "program must be an absolute path or <kernel>";
-			err = -EINVAL;
-		} else if (!err && !path_is_canonical(prog->path, len)) {
-			*msg = "program path has a trailing '/', '//', '.' or '..'";
-			err = -EINVAL;
-		}
+		return err;
+	for (i = 1; i <= nr_quals; i++) {
+		err = parse_qualifier(prog, &f[i], msg);
 		if (err) {
 			kpr_free(prog);
 			return err;
 		}
 	}
-	prog->len = len;
-	prog->hash = hash_path(prog->path, len);
+	prog->hash = hash_program(prog);
 	rule->prog = intern_program(rs, prog);
 	return rule->prog ? 0 : -ENOMEM;
 }
@@ -415,7 +528,7 @@ static int append_rule(struct kpr_ruleset *rs, const struct kpr_rule *rule,
 static int parse_line(struct kpr_ruleset *rs, const char *line, size_t len,
 		      const char **msg)
 {
-	struct kpr_field fields[2];
+	struct kpr_field fields[4];
 	struct kpr_rule rule;
 	size_t n;
 	int err;
@@ -428,20 +541,20 @@ static int parse_line(struct kpr_ruleset *rs, const char *line, size_t len,
 		*msg = "line too long";
 		return -EINVAL;
 	}
-	n = split_fields(line, len, fields, 2);
+	n = split_fields(line, len, fields, ARRAY_SIZE(fields));
 	if (!n || fields[0].s[0] == '#')
 		return 0;
 	if (n == 1) {
 		*msg = "missing program after the ports";
 		return -EINVAL;
 	}
-	if (n > 2) {
-		*msg = "extra field after the program";
+	if (n > ARRAY_SIZE(fields)) {
+		*msg = "extra field after the program and its uid= and gid=";
 		return -EINVAL;
 	}
 	err = parse_ports(&fields[0], &rule, msg);
 	if (!err)
-		err = parse_program(rs, &fields[1], &rule, msg);
+		err = parse_program(rs, &fields[1], n - 2, &rule, msg);
 	if (!err)
 		err = append_rule(rs, &rule, msg);
 	return err;
@@ -625,17 +738,37 @@ int kpr_parse_policy(const char *text, size_t len, struct kpr_ruleset *rs,
 	return err;
 }
 
-/* Canonical protocol order: rules for all protocols, then tcp, then udp. */
+/* Canonical protocol order: all protocols, then tcp, udp and sctp. */
 static unsigned int proto_rank(u8 protos)
 {
 	return protos == KPR_PROTO_ALL ? 0 : protos;
 }
 
+/* Canonical program order: by path, then unqualified before qualified. */
+static int compare_programs(const struct kpr_program *x,
+			    const struct kpr_program *y)
+{
+	size_t len;
+	int diff;
+
+	if (x == y)
+		return 0;
+	len = x->len < y->len ? x->len : y->len;
+	diff = memcmp(x->path, y->path, len + 1);
+	if (diff)
+		return diff < 0 ? -1 : 1;
+	if (x->quals != y->quals)
+		return x->quals < y->quals ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	if (x->gid != y->gid)
+		return x->gid < y->gid ? -1 : 1;
+	return 0;
+}
+
 static int compare_rules(const void *a, const void *b)
 {
 	const struct kpr_rule *x = a, *y = b;
-	size_t len;
-	int diff;
 
 	if (x->first != y->first)
 		return x->first < y->first ? -1 : 1;
@@ -643,11 +776,7 @@ static int compare_rules(const void *a, const void *b)
 		return x->last < y->last ? -1 : 1;
 	if (x->protos != y->protos)
 		return proto_rank(x->protos) < proto_rank(y->protos) ? -1 : 1;
-	if (x->prog == y->prog)
-		return 0;
-	len = x->prog->len < y->prog->len ? x->prog->len : y->prog->len;
-	diff = memcmp(x->prog->path, y->prog->path, len + 1);
-	return diff < 0 ? -1 : diff > 0;
+	return compare_programs(x->prog, y->prog);
 }
 
 /**
@@ -697,29 +826,25 @@ static void out_char(struct kpr_out *o, char c)
 	out_bytes(o, &c, 1);
 }
 
-static void out_port(struct kpr_out *o, u16 port)
+static void out_number(struct kpr_out *o, u32 n)
 {
-	char digits[5];
-	int n = 0;
+	char digits[10];
+	int i = 0;
 
 	do {
-		digits[n++] = '0' + port % 10;
-		port /= 10;
-	} while (port);
-	while (n)
-		out_char(o, digits[--n]);
+		digits[i++] = '0' + n % 10;
+		n /= 10;
+	} while (n);
+	while (i)
+		out_char(o, digits[--i]);
 }
 
-static void out_program(struct kpr_out *o, const struct kpr_program *prog)
+static void out_path(struct kpr_out *o, const char *path, size_t len)
 {
-	u32 i;
+	size_t i;
 
-	if (prog->kernel) {
-		out_bytes(o, prog->path, prog->len);
-		return;
-	}
-	for (i = 0; i < prog->len; i++) {
-		unsigned char c = prog->path[i];
+	for (i = 0; i < len; i++) {
+		unsigned char c = path[i];
 
 		if (c == '\\') {
 			out_bytes(o, "\\\\", 2);
@@ -734,17 +859,44 @@ static void out_program(struct kpr_out *o, const struct kpr_program *prog)
 	}
 }
 
+static void out_program(struct kpr_out *o, const struct kpr_program *prog)
+{
+	if (prog->kernel)
+		out_bytes(o, prog->path, prog->len);
+	else
+		out_path(o, prog->path, prog->len);
+	if (prog->quals & KPR_QUAL_UID) {
+		out_bytes(o, " uid=", 5);
+		out_number(o, prog->uid);
+	}
+	if (prog->quals & KPR_QUAL_GID) {
+		out_bytes(o, " gid=", 5);
+		out_number(o, prog->gid);
+	}
+}
+
+/* The protocol of a rule that names one. */
+static enum kpr_proto first_proto(u8 protos)
+{
+	enum kpr_proto proto = 0;
+
+	while (!(protos & BIT(proto)))
+		proto++;
+	return proto;
+}
+
 static void out_rule(struct kpr_out *o, const struct kpr_rule *rule)
 {
-	out_port(o, rule->first);
+	out_number(o, rule->first);
 	if (rule->last != rule->first) {
 		out_char(o, '-');
-		out_port(o, rule->last);
+		out_number(o, rule->last);
 	}
 	if (rule->protos != KPR_PROTO_ALL) {
+		const char *name = kpr_proto_name(first_proto(rule->protos));
+
 		out_char(o, '/');
-		out_bytes(o, rule->protos == BIT(KPR_PROTO_TCP) ? "tcp" : "udp",
-			  3);
+		out_bytes(o, name, strlen(name));
 	}
 	out_char(o, ' ');
 	out_program(o, rule->prog);
@@ -773,12 +925,14 @@ size_t kpr_ruleset_format(const struct kpr_ruleset *rs, char *buf, size_t size)
 }
 
 /**
- * kpr_format_program() - write a program name as a policy spells it
+ * kpr_format_program() - write a program as a policy spells it
  * @prog: the program
  * @buf: the buffer, or NULL with @size 0 to measure
  * @size: size of @buf
  *
- * Return: the length of the name, which may exceed @size; not NUL-terminated.
+ * Writes the name and its qualifiers, if any.
+ *
+ * Return: the length of the text, which may exceed @size; not NUL-terminated.
  */
 size_t kpr_format_program(const struct kpr_program *prog, char *buf,
 			  size_t size)
@@ -790,14 +944,40 @@ size_t kpr_format_program(const struct kpr_program *prog, char *buf,
 }
 
 /**
- * kpr_proto_name() - the policy's name of a protocol
- * @proto: the protocol
+ * kpr_format_path() - escape a path as a policy spells program names
+ * @path: the path; need not be NUL-terminated
+ * @len: its length
+ * @buf: the buffer, or NULL with @size 0 to measure
+ * @size: size of @buf
  *
- * Return: "tcp" or "udp".
+ * Bytes outside printable ASCII and white space become \ooo, a backslash
+ * becomes two, so the text is one field that parses back to @path.
+ *
+ * Return: the length of the text, which may exceed @size; not NUL-terminated.
+ */
+size_t kpr_format_path(const char *path, size_t len, char *buf, size_t size)
+{
+	struct kpr_out o = { .buf = buf, .size = size };
+
+	out_path(&o, path, len);
+	return o.len;
+}
+
+/**
+ * kpr_proto_name() - the policy's name of a protocol
+ * @proto: the protocol, below KPR_NR_PROTOS
+ *
+ * Return: "tcp", "udp" or "sctp".
  */
 const char *kpr_proto_name(enum kpr_proto proto)
 {
-	return proto == KPR_PROTO_TCP ? "tcp" : "udp";
+	static const char *const names[KPR_NR_PROTOS] = {
+		[KPR_PROTO_TCP] = "tcp",
+		[KPR_PROTO_UDP] = "udp",
+		[KPR_PROTO_SCTP] = "sctp",
+	};
+
+	return names[proto];
 }
 
 /**

@@ -19,6 +19,7 @@
 enum kpr_proto {
 	KPR_PROTO_TCP,
 	KPR_PROTO_UDP,
+	KPR_PROTO_SCTP,
 	KPR_NR_PROTOS,
 };
 
@@ -35,11 +36,19 @@ enum kpr_proto {
 /* The name kernel threads go by in a policy. */
 #define KPR_KERNEL_NAME		"<kernel>"
 
+/* Qualifiers a rule may add after its program (struct kpr_program.quals). */
+#define KPR_QUAL_UID		BIT(0)
+#define KPR_QUAL_GID		BIT(1)
+
 /**
- * struct kpr_program - a program named by a policy, shared by its rules
- * @hash: FNV-1a hash of @path, to intern equal names
+ * struct kpr_program - who a rule lets bind, shared by the rules that
+ *                      name the same program with the same qualifiers
+ * @hash: FNV-1a hash of @path and the qualifiers, to intern equal programs
  * @id: index of the program in its ruleset, in order of first appearance
  * @len: length of @path, without the terminating NUL
+ * @uid: with KPR_QUAL_UID, the effective uid the binding task must have
+ * @gid: with KPR_QUAL_GID, the effective gid the binding task must have
+ * @quals: KPR_QUAL_* bits: which of @uid and @gid apply
  * @kernel: true for KPR_KERNEL_NAME, which matches kernel threads only
  * @path: the decoded absolute path as d_absolute_path() spells it
  */
@@ -47,6 +56,9 @@ struct kpr_program {
 	u32 hash;
 	u32 id;
 	u32 len;
+	u32 uid;
+	u32 gid;
+	u8 quals;
 	bool kernel;
 	char path[];
 };
@@ -123,6 +135,7 @@ void kpr_ruleset_destroy(struct kpr_ruleset *rs);
 
 size_t kpr_format_program(const struct kpr_program *prog, char *buf,
 			  size_t size);
+size_t kpr_format_path(const char *path, size_t len, char *buf, size_t size);
 const char *kpr_proto_name(enum kpr_proto proto);
 
 #endif /* _SECURITY_KPORTRESERVE_PARSER_H */

@@ -9,6 +9,7 @@
 #define _SECURITY_KPORTRESERVE_PARSER_ENV_H
 
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/sched.h>

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "autobind.h"
 #include "policy.h"
 
 struct kpr_policy __rcu *kpr_active_policy;
@@ -233,11 +234,15 @@ out:
 
 static unsigned int count_ports(const struct kpr_policy *pol)
 {
-	unsigned int i, n = 0;
+	unsigned int i, proto, n = 0;
 
-	for (i = 0; i < BITS_TO_LONGS(KPR_NR_PORTS); i++)
-		n += hweight_long(pol->reserved[KPR_PROTO_TCP][i] |
-				  pol->reserved[KPR_PROTO_UDP][i]);
+	for (i = 0; i < BITS_TO_LONGS(KPR_NR_PORTS); i++) {
+		unsigned long any = 0;
+
+		for (proto = 0; proto < KPR_NR_PROTOS; proto++)
+			any |= pol->reserved[proto][i];
+		n += hweight_long(any);
+	}
 	return n;
 }
 
@@ -322,8 +327,9 @@ static void free_policy_work(struct work_struct *work)
  * @pol: a policy from kpr_policy_build(); owned by the module from now on,
  *       so the caller must not touch it after this returns
  *
- * Binds that start after this returns see @pol; the replaced policy is
- * freed once every reader that may hold it is gone.
+ * Binds that start after this returns see @pol, and automatic port
+ * assignment avoids its ports; the replaced policy is freed once every
+ * reader that may hold it is gone.
  *
  * Context: process context; takes kpr_policy_lock.
  * Return: the generation of @pol.
@@ -339,6 +345,7 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	generation = old ? old->generation + 1 : 1;
 	pol->generation = generation;
 	rcu_assign_pointer(kpr_active_policy, pol);
+	kpr_autobind_sync(pol);
 	mutex_unlock(&kpr_policy_lock);
 
 	/* From here on @pol may be replaced and freed by another writer. */
@@ -381,6 +388,10 @@ static bool program_matches(const struct kpr_program *prog,
 {
 	if (prog->kernel || exe->kernel)
 		return prog->kernel && exe->kernel;
+	if ((prog->quals & KPR_QUAL_UID) && prog->uid != exe->uid)
+		return false;
+	if ((prog->quals & KPR_QUAL_GID) && prog->gid != exe->gid)
+		return false;
 	return exe->path && prog->len == exe->len &&
 	       !memcmp(prog->path, exe->path, exe->len);
 }

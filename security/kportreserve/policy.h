@@ -64,11 +64,15 @@ struct kpr_policy {
  * @path: the absolute path of the executable, not NUL-terminated; NULL
  *        when it cannot be determined
  * @len: length of @path
+ * @uid: the caller's effective uid, as the initial user namespace sees it
+ * @gid: the caller's effective gid, likewise
  * @kernel: the caller is a kernel thread
  */
 struct kpr_exe {
 	const char *path;
 	size_t len;
+	u32 uid;
+	u32 gid;
 	bool kernel;
 };
 

@@ -14,6 +14,7 @@ static const char *const kpr_stat_names[KPR_NR_STATS] = {
 	[KPR_STAT_CHECKED] = "checked",
 	[KPR_STAT_ALLOWED] = "allowed",
 	[KPR_STAT_DENIED] = "denied",
+	[KPR_STAT_WOULD_DENY] = "would_deny",
 };
 
 static u64 stat_sum(enum kpr_stat stat)

@@ -8,11 +8,16 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 
-/* Counters of binds to reserved ports; binds to other ports are not counted. */
+/*
+ * Counters of binds to reserved ports; binds to other ports are not
+ * counted. checked = allowed + denied + would_deny, where would_deny counts
+ * the binds permissive mode let through that enforce mode would refuse.
+ */
 enum kpr_stat {
 	KPR_STAT_CHECKED,
 	KPR_STAT_ALLOWED,
 	KPR_STAT_DENIED,
+	KPR_STAT_WOULD_DENY,
 	KPR_NR_STATS,
 };
 

@@ -20,6 +20,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 
 #define BIT(nr) (1UL << (nr))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static inline void *kpr_zalloc(size_t size)
 {

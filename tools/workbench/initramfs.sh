@@ -9,6 +9,7 @@
 out=$1 run=$2
 shift 2
 stage=$(mktemp -d)
+chmod 755 "$stage"
 trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,usr/bin,usr/sbin}

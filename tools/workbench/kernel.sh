@@ -8,6 +8,11 @@ flavour=${1:-}
 out=$(kernel_out "$flavour")
 fragments=("$WB_DIR/config/kernel.config")
 [ -n "$flavour" ] && fragments+=("$WB_DIR/config/$flavour.config")
+mkdir -p "$out"
+# The boot policy lives in this tree: its path is known only here.
+echo "CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY=\"$WB_DIR/vm/boot.policy\"" \
+	>"$out/boot-policy.config"
+fragments+=("$out/boot-policy.config")
 
 "$WB_DIR/graft.sh"
 mkdir -p "$out"

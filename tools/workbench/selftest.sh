@@ -4,51 +4,106 @@
 # kernel and report: selftest.sh [debug]
 # Ends with "NAME: N passed, N failed, N skipped", NAME being selftest or
 # selftest-debug; fails when a test fails or the guest reports a problem.
+#
+# The plain flavour boots three times: once for every test, then twice
+# for what only a fresh boot shows and what cannot be undone: the mode
+# given by kportreserve.mode= and the lock, and kportreserve.lock=1.
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-}
 name=selftest${flavour:+-$flavour}
-# KASAN and lockdep under TCG run the whole suite in about ten minutes;
-# the debug flavour runs what exercises allocation, freeing and the RCU
-# swap: the loading, identity, stats and concurrency tests and two of the
-# bind variants. SELFTEST_ARGS="" runs everything.
-filter=
-[ "$flavour" = debug ] &&
-	filter="-f load -f identity -t stats_count_exactly_what_happened -t reload_while_binding -v ipv4_tcp -v mapped_udp"
-filter=${SELFTEST_ARGS-$filter}
 kernel=$("$WB_DIR/kernel.sh" $flavour)
 out=$BUILD/$name-$KVER
 mkdir -p "$out"
+rm -f "$out"/console-*.log
 
 make -s -C "$SRC/tools/testing/selftests/kportreserve" \
 	OUTPUT="$out" CC="ccache gcc" >&2
+tests=(kportreserve_test admin_test autobind_test)
+# kportreserve(8), static for the busybox guest, and its tests there.
+make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="ccache gcc" static >&2
 
-{ echo "/opt/kpr/kportreserve_test $filter"; cat <<'RUN'; } >"$out/run.sh"
-rc=$?
+# What each program runs in each flavour. KASAN and lockdep under TCG run
+# the whole suite in about ten minutes; the debug flavour runs what
+# allocates, frees and swaps under RCU: loading, identity, stats,
+# concurrency, audit, denials and the autobind marks, and a few of the
+# bind variants. SELFTEST_ARGS="" runs everything.
+declare -A args
+if [ "$flavour" = debug ]; then
+	args[kportreserve_test]="-f load -f identity -t stats_count_exactly_what_happened -t reload_while_binding -v ipv4_tcp -v mapped_udp -v ipv6_sctp"
+	args[admin_test]="-t audit_records_denials_loads_and_modes -t denials_name_the_last_offender -t uid_and_gid_qualify_the_program -f mode"
+	args[autobind_test]="-t marks_follow_the_policy_and_spare_the_admins -v tcp4_connect -v udp4_sendto"
+fi
+if [ -n "${SELFTEST_ARGS+set}" ]; then
+	for t in "${tests[@]}"; do args[$t]=$SELFTEST_ARGS; done
+fi
+
+# boot NAME "CMDLINE" PAYLOAD: boot with PAYLOAD as /run.sh; adds the
+# TAP totals of its console log to the sums, or a failure.
+pass=0 fail=0 skip=0
+boot() {
+	local boot=$1 cmdline=$2 payload=$3 log=$out/console-$1.log
+	local vm_rc=0 totals runs p f s e
+	local files=()
+
+	printf '%s\n' "$payload" >"$out/run-$boot.sh"
+	for t in "${tests[@]}"; do files+=("$out/$t:opt/kpr/$t"); done
+	files+=("$out/admin/kportreserve-static:opt/kpr/kportreserve"
+		"$TOP/tools/kportreserve/tests/vm.sh:opt/kpr/admin-vm.sh")
+	"$WB_DIR/initramfs.sh" "$out/initramfs-$boot.cpio.gz" \
+		"$out/run-$boot.sh" "${files[@]}"
+	say "$name: booting $kernel ($boot${cmdline:+: $cmdline})"
+	# shellcheck disable=SC2086
+	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs-$boot.cpio.gz" "$log" \
+		"${VM_TIMEOUT:-600}" $cmdline || vm_rc=$?
+
+	grep -aE '^(not )?ok |^# (FAIL|SKIP)|^admin-vm: ' "$log" >&2 || true
+	runs=$(grep -ac 'KPR-RUN ' "$log" || true)
+	totals=$(grep -a '^# Totals:' "$log" || true)
+	while read -r p f s e; do
+		[ -n "$p" ] || continue
+		pass=$((pass + p)) fail=$((fail + f + e)) skip=$((skip + s))
+	done < <(sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .* skip:\([0-9]*\) error:\([0-9]*\).*/\1 \2 \3 \4/p' <<<"$totals")
+	if [ "$(grep -c . <<<"$totals")" != "$runs" ] || [ "$runs" = 0 ]; then
+		say "$name: a test program of boot $boot ended without TAP totals ($log)"
+		fail=$((fail + 1))
+	fi
+	[ "$vm_rc" = 0 ] || fail=$((fail + 1))
+}
+
+# The first program of the main boot probes the boot policy.
+main="timeout 2 nc -l -p 1023 </dev/null >/dev/null 2>&1
+dmesg >/tmp/boot.log
+export KPR_BOOT_POLICY_PORT=1023 KPR_BOOT_LOG=/tmp/boot.log
+rc=0"
+for t in "${tests[@]}"; do
+	main+="
+echo KPR-RUN $t; /opt/kpr/$t ${args[$t]:-} || rc=1"
+done
+main+='
+sh /opt/kpr/admin-vm.sh /opt/kpr/kportreserve || rc=1
 if [ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug &&
    [ -e /sys/kernel/debug/kmemleak ]; then
 	echo clear >/sys/kernel/debug/kmemleak
 	/opt/kpr/kportreserve_test -f load >/dev/null 2>&1
+	/opt/kpr/admin_test -t denials_name_the_last_offender >/dev/null 2>&1
 	sleep 1; echo scan >/sys/kernel/debug/kmemleak
 	sleep 6; echo scan >/sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 fi
-exit $rc
-RUN
-"$WB_DIR/initramfs.sh" "$out/initramfs.cpio.gz" "$out/run.sh" \
-	"$out/kportreserve_test:opt/kpr/kportreserve_test"
+exit $rc'
+boot main "" "$main"
 
-say "$name: booting $kernel"
-vm_rc=0
-"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/console.log" \
-	"${VM_TIMEOUT:-600}" || vm_rc=$?
+if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ]; then
+	boot lock "kportreserve.mode=permissive" \
+		"echo KPR-RUN admin_test; KPR_LOCK_TEST=1 /opt/kpr/admin_test -f lock"
+	boot locked-at-boot "kportreserve.lock=1" \
+		"echo KPR-RUN admin_test; KPR_LOCKED_AT_BOOT=1 /opt/kpr/admin_test -t locked_at_boot_keeps_boot_policy"
+fi
 
-grep -E '^(not )?ok |^# (FAIL|SKIP)|^#  RUN' "$out/console.log" | grep -v '^#  RUN' >&2 || true
-totals=$(grep -a '^# Totals:' "$out/console.log" | tail -n 1)
-read -r pass fail skip error < <(sed -n \
-	's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .* skip:\([0-9]*\) error:\([0-9]*\).*/\1 \2 \3 \4/p' \
-	<<<"$totals") || true
-[ -n "$pass" ] || { pass=0; fail=1; skip=0; error=0; say "$name: no TAP totals in $out/console.log"; }
-fail=$((fail + error + (vm_rc != 0)))
 echo "$name: $pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+# kportreserve(8) against the real securityfs, from the main boot.
+admin=$(grep -a '^admin-vm: ' "$out/console-main.log" | tr -d '\r' | tail -n 1)
+[ -n "$admin" ] || admin="admin-vm: 0 passed, 1 failed"
+echo "${admin/admin-vm/admin-vm${flavour:+-$flavour}}"
+[ "$fail" = 0 ] && [[ $admin == *" 0 failed" ]]

@@ -8,260 +8,7 @@
  * policy lists or does not list.
  */
 
-#define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <sched.h>
-#include <signal.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mount.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "../kselftest_harness.h"
-
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
-
-#define POLICY		"/sys/kernel/security/kportreserve/policy"
-#define STATS		"/sys/kernel/security/kportreserve/stats"
-#define WORKDIR		"/tmp/kpr-selftest"
-#define OWNER		WORKDIR "/owner"
-#define SECOND		WORKDIR "/second"
-#define IMPOSTOR	WORKDIR "/impostor"
-#define SIN6_LEN_RFC2133 24
-
-/* Exit codes of "--bind" beside errno values: the socket could not be made. */
-#define NO_SOCKET	200
-#define USAGE		201
-
-/* ---- the binder: what a copy of this program does with --bind ---- */
-
-static int make_socket(char family, const char *type)
-{
-	int domain = (family == '4' || family == 'u') ? AF_INET : AF_INET6;
-
-	if (!strcmp(type, "tcp"))
-		return socket(domain, SOCK_STREAM, IPPROTO_TCP);
-	if (!strcmp(type, "mptcp"))
-		return socket(domain, SOCK_STREAM, IPPROTO_MPTCP);
-	if (!strcmp(type, "udp"))
-		return socket(domain, SOCK_DGRAM, IPPROTO_UDP);
-	if (!strcmp(type, "udplite"))
-		return socket(domain, SOCK_DGRAM, IPPROTO_UDPLITE);
-	return -1;
-}
-
-/*
- * Bind a new socket: FAMILY is 4 (IPv4), 6 (IPv6), m (IPv4-mapped IPv6)
- * or u (AF_UNSPEC with INADDR_ANY on an IPv4 socket); FLAGS may hold s
- * (short addrlen). Returns 0 or the errno of bind().
- */
-static int bind_once(char family, const char *type, int port,
-		     const char *flags)
-{
-	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
-				     .sin6_port = htons(port) };
-	struct sockaddr_in sin = { .sin_family = AF_INET,
-				   .sin_port = htons(port),
-				   .sin_addr.s_addr = htonl(INADDR_ANY) };
-	bool is_short = strchr(flags, 's');
-	struct sockaddr *addr = (struct sockaddr *)&sin;
-	socklen_t len = sizeof(sin);
-	int fd, err;
-
-	fd = make_socket(family, type);
-	if (fd < 0)
-		return NO_SOCKET;
-	if (family == 'u') {
-		sin.sin_family = AF_UNSPEC;
-	} else if (family == '6' || family == 'm') {
-		if (family == 'm')
-			inet_pton(AF_INET6, "::ffff:0.0.0.0", &sin6.sin6_addr);
-		addr = (struct sockaddr *)&sin6;
-		len = sizeof(sin6);
-	}
-	if (is_short)
-		len = (family == '6' || family == 'm') ? SIN6_LEN_RFC2133 - 1 :
-							 sizeof(sin) - 1;
-	err = bind(fd, addr, len) ? errno : 0;
-	close(fd);
-	return err;
-}
-
-/*
- * argv: --bind FAMILY TYPE PORT FLAGS, where FLAGS may also hold n (bind
- * in a new network namespace) and w (say "r" on stdout, then wait for a
- * byte on stdin before binding); --hammer FAMILY TYPE PORT COUNT ERRNO
- * binds COUNT times and exits 0 only if every bind gave ERRNO; --exec
- * PATH ARGS... runs another program.
- */
-static int binder_main(int argc, char **argv)
-{
-	char c;
-
-	if (!strcmp(argv[1], "--exec") && argc > 2) {
-		execv(argv[2], argv + 2);
-		return USAGE;
-	}
-	if (!strcmp(argv[1], "--hammer") && argc == 7) {
-		int i, count = atoi(argv[5]), want = atoi(argv[6]);
-
-		for (i = 0; i < count; i++)
-			if (bind_once(argv[2][0], argv[3], atoi(argv[4]), "") != want)
-				return 1;
-		return 0;
-	}
-	if (strcmp(argv[1], "--bind") || argc != 6)
-		return USAGE;
-	if (strchr(argv[5], 'n') && unshare(CLONE_NEWNET))
-		return USAGE;
-	if (strchr(argv[5], 'w')) {
-		if (write(1, "r", 1) != 1 || read(0, &c, 1) != 1)
-			return USAGE;
-	}
-	return bind_once(argv[2][0], argv[3], atoi(argv[4]), argv[5]);
-}
-
-/* ---- helpers of the tests ---- */
-
-static int wait_exit(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static int run(const char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (!pid) {
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	return wait_exit(pid);
-}
-
-/* Run PROG to bind PORT; returns 0 or the errno it got. */
-static int bind_as(const char *prog, const char *family, const char *type,
-		   int port, const char *flags)
-{
-	char portbuf[16];
-	const char *const argv[] = { prog, "--bind", family, type,
-			 portbuf, flags, NULL };
-
-	snprintf(portbuf, sizeof(portbuf), "%d", port);
-	return run(argv);
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in, out;
-	ssize_t n;
-
-	in = open(from, O_RDONLY);
-	if (in < 0)
-		return -1;
-	unlink(to);
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			n = -1;
-	close(in);
-	return close(out) || n < 0 ? -1 : 0;
-}
-
-/* Copies of this program that play the owner, a second owner, an impostor. */
-static int make_programs(void)
-{
-	mkdir(WORKDIR, 0755);
-	return copy_file("/proc/self/exe", OWNER) ||
-	       copy_file("/proc/self/exe", SECOND) ||
-	       copy_file("/proc/self/exe", IMPOSTOR) ? -1 : 0;
-}
-
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0)
-			return -errno;
-		text += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Replace the policy; returns 0 or -errno from write() or close(). */
-static int load_policy(const char *text)
-{
-	int fd = open(POLICY, O_WRONLY | O_TRUNC);
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, text, strlen(text));
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
-/* The policy in force, as read back; free() it. */
-static char *read_policy(void)
-{
-	size_t size = 1 << 16, len = 0;
-	char *buf = malloc(size);
-	int fd = open(POLICY, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0 || !buf)
-		abort();
-	while ((n = read(fd, buf + len, size - len - 1)) > 0) {
-		len += n;
-		if (size - len < 2) {
-			size *= 2;
-			buf = realloc(buf, size);
-			if (!buf)
-				abort();
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
-static long long stat_value(const char *name)
-{
-	char key[64];
-	long long value, found = -1;
-	FILE *f = fopen(STATS, "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &value) == 2)
-		if (!strcmp(key, name))
-			found = value;
-	fclose(f);
-	return found;
-}
+#include "common.h"
 
 /* ---- bind behaviour, over every address family and protocol ---- */
 
@@ -316,6 +63,22 @@ FIXTURE_VARIANT_ADD(bind, ipv4_udplite) {
 
 FIXTURE_VARIANT_ADD(bind, ipv6_udplite) {
 	.family = "6", .type = "udplite", .proto = "udp", .other = "tcp", .port = 21000,
+};
+
+FIXTURE_VARIANT_ADD(bind, ipv4_sctp) {
+	.family = "4", .type = "sctp", .proto = "sctp", .other = "tcp", .port = 21100,
+};
+
+FIXTURE_VARIANT_ADD(bind, ipv6_sctp) {
+	.family = "6", .type = "sctp", .proto = "sctp", .other = "udp", .port = 21200,
+};
+
+FIXTURE_VARIANT_ADD(bind, mapped_sctp) {
+	.family = "m", .type = "sctp", .proto = "sctp", .other = "tcp", .port = 21300,
+};
+
+FIXTURE_VARIANT_ADD(bind, ipv4_sctp_seqpacket) {
+	.family = "4", .type = "sctpseq", .proto = "sctp", .other = "udp", .port = 21400,
 };
 
 /* clang-format on */
@@ -405,16 +168,28 @@ TEST_F(bind, kernel_rule_refuses_programs)
 	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, variant->port));
 }
 
-TEST_F(bind, port_zero_still_binds)
+TEST_F(bind, port_zero_binds_outside_reservations)
 {
-	ASSERT_EQ(0, load_policy("1-65535 " OWNER "\n"));
+	ASSERT_EQ(0, load_policy("1-30000 " OWNER "\n"));
 	EXPECT_EQ(0, BIND(IMPOSTOR, 0));
+}
+
+TEST_F(bind, sctp_bindx_is_checked)
+{
+	if (strcmp(variant->proto, "sctp"))
+		SKIP(return, "sctp_bindx() is for SCTP sockets");
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, variant->family, variant->type,
+				      variant->port, "x"));
+	EXPECT_EQ(0, bind_as(OWNER, variant->family, variant->type,
+			     variant->port, "x"));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, variant->family, variant->type,
+			     variant->port + 1, "x"));
 }
 
 TEST_F(bind, af_unspec_is_checked)
 {
-	if (variant->family[0] != '4')
-		SKIP(return, "AF_UNSPEC binds only on IPv4 sockets");
+	if (variant->family[0] != '4' || !strcmp(variant->proto, "sctp"))
+		SKIP(return, "AF_UNSPEC binds only on IPv4 TCP and UDP sockets");
 	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "u", variant->type,
 				      variant->port, ""));
 	EXPECT_EQ(0, bind_as(OWNER, "u", variant->type, variant->port, ""));
@@ -683,7 +458,7 @@ static void assert_good_policy(struct __test_metadata *_metadata)
 TEST_F(load, every_error_class_keeps_policy)
 {
 	static const char *const bad[] = {
-		"0 /a\n", "65536 /a\n", "5-4 /a\n", "80/sctp /a\n",
+		"0 /a\n", "65536 /a\n", "5-4 /a\n", "80/dccp /a\n",
 		"80 relative\n", "80\n", "80 /a /b\n", "80 /a\\q\n",
 		"80 /a\\000\n", "23001 /a\nbad\n", "23001 /a\n80 /a extra",
 	};
@@ -1013,9 +788,7 @@ TEST(reload_while_binding)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "--bind") ||
-			 !strcmp(argv[1], "--hammer") ||
-			 !strcmp(argv[1], "--exec")))
+	if (is_binder(argc, argv))
 		return binder_main(argc, argv);
 	return test_harness_run(argc, argv);
 }

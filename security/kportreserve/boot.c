@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve boot policy: ports reserved from the first instruction.
+ *
+ * A policy built into the kernel (CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY)
+ * is put in force before init runs, so no program started from user space
+ * can take a reserved port first. A later write to the policy file
+ * replaces it. kportreserve.lock=1 takes effect right after it.
+ */
+
+#define pr_fmt(fmt) "kportreserve: " fmt
+
+#include <linux/init.h>
+#include <linux/printk.h>
+
+#include "control.h"
+#include "kportreserve.h"
+#include "policy.h"
+
+/**
+ * load_boot_policy() - parse, build and put in force the built-in policy
+ *
+ * A boot policy with an error is reported and not loaded: the kernel still
+ * boots, with no port reserved, rather than not at all.
+ *
+ * Context: late init.
+ */
+static void __init load_boot_policy(void)
+{
+	size_t len = kpr_boot_policy_end - kpr_boot_policy;
+	struct kpr_ruleset rs = {};
+	struct kpr_policy *pol;
+	const char *msg;
+	unsigned int line;
+	int err;
+
+	if (!len)
+		return;
+	err = kpr_parse_policy(kpr_boot_policy, len, &rs, &line, &msg);
+	if (err) {
+		pr_err("boot policy line %u: %s; no policy loaded\n", line, msg);
+		return;
+	}
+	pol = kpr_policy_build(&rs);
+	if (IS_ERR(pol)) {
+		kpr_ruleset_destroy(&rs);
+		pr_err("boot policy: error %ld; no policy loaded\n",
+		       PTR_ERR(pol));
+		return;
+	}
+	if (kpr_commit_policy(pol))
+		kpr_policy_free(pol);
+}
+
+/*
+ * Late, so that the network stack's sysctls exist (see autobind.c), and
+ * still before init runs.
+ */
+static int __init kpr_boot(void)
+{
+	if (!kpr_enabled)
+		return 0;
+	load_boot_policy();
+	kpr_control_boot();
+	return 0;
+}
+late_initcall(kpr_boot);

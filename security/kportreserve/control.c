@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve mode and lock: what an administrator may change, and when.
+ *
+ * In enforce mode (the default) a bind to a port reserved for other
+ * programs fails; in permissive mode it is logged and counted as a
+ * would-be denial, and allowed, so that a new policy can be tried on a
+ * running system. The lock is a one-way switch: once set, neither the
+ * policy nor the mode changes until reboot, even for root.
+ *
+ * Boot parameters (see kportreserve.c):
+ *   kportreserve.mode=enforce|permissive   the mode at boot
+ *   kportreserve.lock=1                    lock after the boot policy loads
+ *
+ * Locking: kpr_control_lock serialises every change of policy, mode and
+ * lock, so that no change slips in after the lock is set.
+ */
+
+#define pr_fmt(fmt) "kportreserve: " fmt
+
+#include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+
+#include "audit.h"
+#include "control.h"
+
+bool kpr_permissive __read_mostly;
+static bool kpr_locked;
+static bool kpr_lock_at_boot;
+static DEFINE_MUTEX(kpr_control_lock);
+
+/**
+ * kpr_param_mode() - take kportreserve.mode= from the command line
+ * @val: "enforce" or "permissive"
+ *
+ * Context: boot, before the LSM initialises.
+ * Return: 0 or -EINVAL.
+ */
+int kpr_param_mode(const char *val)
+{
+	if (sysfs_streq(val, "permissive"))
+		kpr_permissive = true;
+	else if (sysfs_streq(val, "enforce"))
+		kpr_permissive = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * kpr_param_lock() - take kportreserve.lock= from the command line
+ * @val: a boolean, as kstrtobool() reads it
+ *
+ * Context: boot, before the LSM initialises.
+ * Return: 0 or -EINVAL.
+ */
+int kpr_param_lock(const char *val)
+{
+	return kstrtobool(val, &kpr_lock_at_boot);
+}
+
+/**
+ * kpr_mode_name() - the name of a mode, as the "mode" file spells it
+ * @permissive: the mode
+ *
+ * Return: "permissive" or "enforce".
+ */
+const char *kpr_mode_name(bool permissive)
+{
+	return permissive ? "permissive" : "enforce";
+}
+
+/**
+ * kpr_is_locked() - tell whether policy and mode are fixed until reboot
+ *
+ * Return: true once locked.
+ */
+bool kpr_is_locked(void)
+{
+	return READ_ONCE(kpr_locked);
+}
+
+/**
+ * kpr_commit_policy() - put a built policy in force, unless locked
+ * @pol: the policy; on success it belongs to the module, on error it is
+ *       still the caller's to free
+ *
+ * Context: process context; takes kpr_control_lock.
+ * Return: 0, or -EPERM when the policy is locked.
+ */
+int kpr_commit_policy(struct kpr_policy *pol)
+{
+	int err = 0;
+
+	mutex_lock(&kpr_control_lock);
+	if (kpr_locked) {
+		pr_warn("policy is locked until reboot; policy unchanged\n");
+		err = -EPERM;
+		kpr_audit_policy_load(pol, err);
+	} else {
+		kpr_policy_activate(pol);
+		pr_info("policy generation %llu loaded: %zu rules, %u ports\n",
+			pol->generation, pol->rs.nr_rules, pol->nr_ports);
+		/* Still ours to read: only a later commit can free it. */
+		kpr_audit_policy_load(pol, 0);
+	}
+	mutex_unlock(&kpr_control_lock);
+	return err;
+}
+
+/**
+ * kpr_set_mode() - switch between enforce and permissive mode
+ * @permissive: the new mode
+ *
+ * Context: process context; takes kpr_control_lock.
+ * Return: 0, or -EPERM when locked.
+ */
+int kpr_set_mode(bool permissive)
+{
+	bool old;
+	int err = 0;
+
+	mutex_lock(&kpr_control_lock);
+	old = kpr_permissive;
+	if (kpr_locked) {
+		pr_warn("mode is locked until reboot; mode stays %s\n",
+			kpr_mode_name(old));
+		err = -EPERM;
+	} else {
+		WRITE_ONCE(kpr_permissive, permissive);
+		if (old != permissive)
+			pr_notice("mode: %s\n", kpr_mode_name(permissive));
+	}
+	kpr_audit_mode(permissive, old, err);
+	mutex_unlock(&kpr_control_lock);
+	return err;
+}
+
+/**
+ * kpr_set_lock() - fix the policy and the mode until reboot
+ *
+ * Locking twice is not an error.
+ *
+ * Context: process context; takes kpr_control_lock.
+ * Return: 0.
+ */
+int kpr_set_lock(void)
+{
+	mutex_lock(&kpr_control_lock);
+	if (!kpr_locked) {
+		WRITE_ONCE(kpr_locked, true);
+		pr_notice("locked: policy and mode (%s) fixed until reboot\n",
+			  kpr_mode_name(kpr_permissive));
+		kpr_audit_lock(0);
+	}
+	mutex_unlock(&kpr_control_lock);
+	return 0;
+}
+
+/**
+ * kpr_control_boot() - apply kportreserve.lock=1, after the boot policy
+ *
+ * Context: late init, before user space runs.
+ */
+void __init kpr_control_boot(void)
+{
+	if (kpr_permissive)
+		pr_notice("mode: permissive\n");
+	if (kpr_lock_at_boot)
+		kpr_set_lock();
+}

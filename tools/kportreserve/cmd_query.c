@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve(8): "status" shows the state of kportreserve, "who" the
+ * programs that may bind a port.
+ *
+ * Older kernels lack the mode, lock and denials files and some counters:
+ * what is missing is shown as unknown, and counters this program does not
+ * know are shown as they are.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kportreserve.h"
+
+#define KPR_MAX_COLS	5
+
+/**
+ * struct table - a table of text, printed in aligned columns
+ * @cols: number of columns
+ * @rows: number of rows, the header included
+ * @cell: @rows * @cols strings, to free()
+ */
+struct table {
+	size_t cols;
+	size_t rows;
+	char **cell;
+};
+
+static void table_add(struct table *t, char *const *cells)
+{
+	size_t i;
+
+	t->cell = kpr_xrealloc(t->cell,
+			       (t->rows + 1) * t->cols * sizeof(*t->cell));
+	for (i = 0; i < t->cols; i++)
+		t->cell[t->rows * t->cols + i] = kpr_xstrdup(cells[i]);
+	t->rows++;
+}
+
+static void table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->rows * t->cols; i++)
+		free(t->cell[i]);
+	free(t->cell);
+	t->cell = NULL;
+	t->rows = 0;
+}
+
+/**
+ * table_print() - print a table and free it
+ * @t: the table
+ * @cols: how many of its columns to print, from the left
+ *
+ * Columns are two spaces apart; no line ends in white space.
+ */
+static void table_print(struct table *t, size_t cols)
+{
+	size_t width[KPR_MAX_COLS] = { 0 }, r, c, len;
+
+	for (r = 0; r < t->rows; r++) {
+		for (c = 0; c < cols; c++) {
+			len = strlen(t->cell[r * t->cols + c]);
+			if (len > width[c])
+				width[c] = len;
+		}
+	}
+	for (r = 0; r < t->rows; r++) {
+		char **row = &t->cell[r * t->cols];
+		size_t last = cols - 1;
+
+		while (last && !row[last][0])
+			last--;
+		for (c = 0; c < last; c++)
+			printf("%-*s  ", (int)width[c], row[c]);
+		printf("%s\n", row[last]);
+	}
+	table_free(t);
+}
+
+/* The trimmed first line of a file, or NULL when it cannot be read. */
+static char *read_setting(const struct kpr_ctx *ctx, const char *name)
+{
+	struct kpr_buf buf;
+	char *value;
+
+	if (kpr_read_file(ctx, name, &buf, true))
+		return NULL;
+	buf.text[strcspn(buf.text, "\r\n")] = '\0';
+	value = kpr_xstrdup(buf.text);
+	kpr_buf_free(&buf);
+	return value;
+}
+
+static const char *lock_name(const char *value)
+{
+	if (!value)
+		return "unknown";
+	if (!strcmp(value, "0"))
+		return "unlocked";
+	if (!strcmp(value, "1"))
+		return "locked";
+	return value;
+}
+
+/**
+ * print_settings() - the mode, the lock and the counters
+ * @ctx: names the securityfs directory
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO when the stats cannot be read.
+ */
+static int print_settings(const struct kpr_ctx *ctx)
+{
+	char *mode = read_setting(ctx, "mode");
+	char *lock = read_setting(ctx, "lock");
+	size_t width = strlen("mode:");
+	int ret = KPR_EXIT_OK;
+	struct kpr_stats st;
+	size_t i;
+
+	if (kpr_stats_read(ctx, &st))
+		ret = KPR_EXIT_IO;
+	for (i = 0; i < st.nr; i++) {
+		if (strlen(st.stat[i].name) + 1 > width)
+			width = strlen(st.stat[i].name) + 1;
+	}
+	width += 2;
+	printf("%-*s%s\n", (int)width, "mode:",
+	       mode && *mode ? mode : "unknown");
+	printf("%-*s%s\n", (int)width, "lock:", lock_name(lock));
+	for (i = 0; i < st.nr; i++) {
+		char *label = kpr_xasprintf("%s:", st.stat[i].name);
+
+		printf("%-*s%s\n", (int)width, label, st.stat[i].value);
+		free(label);
+	}
+	kpr_stats_free(&st);
+	free(mode);
+	free(lock);
+	return ret;
+}
+
+/**
+ * rule_row() - the cells of a rule in the status table
+ * @rule: the rule
+ * @cells: receives PORTS, PROTO, PROGRAM and QUALIFIERS; to free()
+ *
+ * PROGRAM and QUALIFIERS come from the parser's text of the rule, so new
+ * qualifiers show without a change here.
+ *
+ * Return: true if the rule has qualifiers.
+ */
+static bool rule_row(const struct kpr_rule *rule, char *cells[4])
+{
+	char protos[64], *text = kpr_format_rule(rule);
+	char *prog = text + strcspn(text, " ");
+	char *quals;
+
+	prog += strspn(prog, " ");
+	quals = prog + strcspn(prog, " ");
+	if (*quals)
+		*quals++ = '\0';
+	kpr_protos_name(rule->protos, protos, sizeof(protos));
+	if (rule->first == rule->last)
+		cells[0] = kpr_xasprintf("%u", rule->first);
+	else
+		cells[0] = kpr_xasprintf("%u-%u", rule->first, rule->last);
+	cells[1] = kpr_xstrdup(protos);
+	cells[2] = kpr_xstrdup(prog);
+	cells[3] = kpr_xstrdup(quals);
+	free(text);
+	return cells[3][0];
+}
+
+/* The reserved ports, one rule a row. */
+static int print_rules(const struct kpr_ctx *ctx)
+{
+	static char *const header[] = { "PORTS", "PROTO", "PROGRAM",
+					"QUALIFIERS" };
+	struct table t = { .cols = 4 };
+	bool quals = false;
+	struct kpr_ruleset rs;
+	struct kpr_buf text;
+	char *cells[4];
+	size_t i, c;
+	int ret;
+
+	ret = kpr_read_policy(ctx, &text, &rs);
+	if (ret)
+		return ret;
+	putchar('\n');
+	if (!rs.nr_rules)
+		puts("no reserved ports");
+	table_add(&t, header);
+	for (i = 0; i < rs.nr_rules; i++) {
+		quals |= rule_row(&rs.rules[i], cells);
+		table_add(&t, cells);
+		for (c = 0; c < 4; c++)
+			free(cells[c]);
+	}
+	if (rs.nr_rules)
+		table_print(&t, quals ? 4 : 3);
+	table_free(&t);
+	kpr_ruleset_destroy(&rs);
+	kpr_buf_free(&text);
+	return KPR_EXIT_OK;
+}
+
+/* A "key=value" field of a denials line, or "-". */
+static char *denial_field(char *const *fields, size_t n, const char *key)
+{
+	size_t i, len = strlen(key);
+
+	for (i = 1; i < n; i++) {
+		if (!strncmp(fields[i], key, len) && fields[i][len] == '=')
+			return fields[i] + len + 1;
+	}
+	return "-";
+}
+
+static void add_denial(struct table *t, char *line)
+{
+	static const char *const keys[] = { "denied", "would_deny", "pid",
+					    "exe" };
+	char *fields[16], *cells[KPR_MAX_COLS], *save = NULL, *f;
+	size_t n = 0, i;
+
+	for (f = strtok_r(line, " \t", &save); f && n < ARRAY_SIZE(fields);
+	     f = strtok_r(NULL, " \t", &save))
+		fields[n++] = f;
+	if (!n)
+		return;
+	cells[0] = fields[0];
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		cells[i + 1] = denial_field(fields, n, keys[i]);
+	table_add(t, cells);
+}
+
+/* The denials file as a table; "unknown" on kernels without it. */
+static void print_denials(const struct kpr_ctx *ctx)
+{
+	static char *const header[] = { "PORT", "DENIED", "WOULD_DENY",
+					"LAST_PID", "LAST_EXE" };
+	struct table t = { .cols = 5 };
+	struct kpr_buf buf;
+	char *line, *next;
+
+	putchar('\n');
+	if (kpr_read_file(ctx, "denials", &buf, true)) {
+		puts("denials: unknown");
+		return;
+	}
+	table_add(&t, header);
+	for (line = buf.text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		add_denial(&t, line);
+	}
+	if (t.rows > 1)
+		table_print(&t, 5);
+	else
+		puts("no denials");
+	table_free(&t);
+	kpr_buf_free(&buf);
+}
+
+/**
+ * kpr_cmd_status() - kportreserve status
+ * @ctx: names the securityfs directory
+ * @argc: number of arguments, the subcommand's name included
+ * @argv: the arguments
+ *
+ * Return: KPR_EXIT_OK, KPR_EXIT_IO when kportreserve is not there or its
+ * stats or policy cannot be read, or KPR_EXIT_USAGE.
+ */
+int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
+{
+	int ret = kpr_simple_options(argc, argv), r;
+	struct stat st;
+
+	if (ret >= 0)
+		return ret;
+	if (optind != argc)
+		return kpr_usage_error(argv[0], "takes no arguments");
+	if (stat(ctx->dir, &st)) {
+		kpr_err("%s: %s (is kportreserve in lsm= and securityfs mounted?)",
+			ctx->dir, strerror(errno));
+		return KPR_EXIT_IO;
+	}
+	ret = print_settings(ctx);
+	r = print_rules(ctx);
+	if (r > ret)
+		ret = r;
+	print_denials(ctx);
+	return ret;
+}
+
+/* List the rules that let programs bind @query's ports over @proto. */
+static void who_proto(const struct kpr_ruleset *rs,
+		      const struct kpr_rule *query, int proto)
+{
+	const char *name = kpr_proto_name(proto);
+	char *spec, *text, *prog;
+	bool found = false;
+	size_t i;
+
+	if (query->first == query->last)
+		spec = kpr_xasprintf("%u/%s", query->first, name);
+	else
+		spec = kpr_xasprintf("%u-%u/%s", query->first, query->last,
+				     name);
+	for (i = 0; i < rs->nr_rules; i++) {
+		const struct kpr_rule *r = &rs->rules[i];
+
+		if (r->first > query->last || r->last < query->first ||
+		    !(r->protos & BIT(proto)))
+			continue;
+		text = kpr_format_rule(r);
+		prog = text + strcspn(text, " ");
+		*prog++ = '\0';
+		if (strcmp(text, spec))
+			printf("%s: %s (rule %s)\n", spec, prog, text);
+		else
+			printf("%s: %s\n", spec, prog);
+		free(text);
+		found = true;
+	}
+	if (!found)
+		printf("%s: not reserved (any program may bind it)\n", spec);
+	free(spec);
+}
+
+/**
+ * kpr_cmd_who() - kportreserve who PORT[/PROTO]
+ * @ctx: names the securityfs directory
+ * @argc: number of arguments, the subcommand's name included
+ * @argv: the arguments
+ *
+ * Return: KPR_EXIT_OK, KPR_EXIT_USAGE, KPR_EXIT_IO or KPR_EXIT_POLICY.
+ */
+int kpr_cmd_who(struct kpr_ctx *ctx, int argc, char **argv)
+{
+	int ret = kpr_simple_options(argc, argv), p;
+	struct kpr_ruleset rs;
+	struct kpr_rule query;
+	struct kpr_buf text;
+
+	if (ret >= 0)
+		return ret;
+	if (argc - optind != 1)
+		return kpr_usage_error(argv[0], "expected one PORT[/PROTO]");
+	ret = kpr_parse_port_spec(argv[optind], &query);
+	if (ret)
+		return ret;
+	ret = kpr_read_policy(ctx, &text, &rs);
+	if (ret)
+		return ret;
+	for (p = 0; p < KPR_NR_PROTOS; p++) {
+		if (query.protos & BIT(p))
+			who_proto(&rs, &query, p);
+	}
+	kpr_ruleset_destroy(&rs);
+	kpr_buf_free(&text);
+	return KPR_EXIT_OK;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve(8): the admin command of the kportreserve LSM.
+ *
+ * This file holds main(), the global options, the dispatch to the
+ * subcommands and the help text. See kportreserve.8 for the manual.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kportreserve.h"
+
+static const char usage_text[] =
+"Usage: kportreserve [-s DIR] COMMAND [ARGS]\n"
+"\n"
+"Reserve local ports for programs with the kportreserve LSM.\n"
+"\n"
+"Commands:\n"
+"  check FILE...                 check policy files offline, print FILE:LINE:\n"
+"                                for each bad line\n"
+"  load FILE                     replace the policy in force with FILE (- for\n"
+"                                standard input)\n"
+"  status                        show mode, lock, counters, reserved ports and\n"
+"                                denials\n"
+"  add PORTS[/PROTO] PROGRAM [uid=N] [gid=N]\n"
+"                                add a rule to the policy in force\n"
+"  del PORTS[/PROTO] PROGRAM [uid=N] [gid=N]\n"
+"                                delete exactly that rule from the policy\n"
+"  who PORT[/PROTO]              list the programs that may bind a port\n"
+"  import-portreserve [-p PROGRAM] [-m NAME=PROGRAM]... [-S SERVICES] [DIR]\n"
+"                                print rules for portreserve's files in DIR\n"
+"                                (default /etc/portreserve)\n"
+"\n"
+"Options:\n"
+"  -s, --securityfs DIR          kportreserve's securityfs directory (default:\n"
+"                                $" KPR_SECURITYFS_ENV ", else\n"
+"                                " KPR_SECURITYFS_DEFAULT ")\n"
+"  -h, --help                    show this help and exit\n"
+"\n"
+"Exit status:\n"
+"  0  success\n"
+"  1  a policy or rule is invalid, del found no such rule, or\n"
+"     import-portreserve could not translate a file\n"
+"  2  usage error\n"
+"  3  the kernel refused the new policy; the old one stays in force\n"
+"  4  the policy kept changing during add or del; nothing was written\n"
+"  5  I/O error, or kportreserve is not available\n"
+"\n"
+"See kportreserve(8).\n";
+
+/**
+ * struct kpr_command - a subcommand
+ * @name: what the user types
+ * @run: the implementation; returns an exit code
+ */
+struct kpr_command {
+	const char *name;
+	int (*run)(struct kpr_ctx *ctx, int argc, char **argv);
+};
+
+static const struct kpr_command commands[] = {
+	{ "check", kpr_cmd_check },
+	{ "load", kpr_cmd_load },
+	{ "status", kpr_cmd_status },
+	{ "add", kpr_cmd_add },
+	{ "del", kpr_cmd_del },
+	{ "who", kpr_cmd_who },
+	{ "import-portreserve", kpr_cmd_import },
+};
+
+/**
+ * kpr_err() - print an error message to standard error
+ * @fmt: printf format of the message, without the trailing newline
+ */
+void kpr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("kportreserve: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Out of memory: nothing sensible is left to do. */
+static void *check_alloc(void *ptr)
+{
+	if (!ptr) {
+		kpr_err("out of memory");
+		exit(KPR_EXIT_IO);
+	}
+	return ptr;
+}
+
+void *kpr_xmalloc(size_t size)
+{
+	return check_alloc(malloc(size ? size : 1));
+}
+
+void *kpr_xrealloc(void *ptr, size_t size)
+{
+	return check_alloc(realloc(ptr, size ? size : 1));
+}
+
+char *kpr_xstrdup(const char *s)
+{
+	return check_alloc(strdup(s));
+}
+
+/**
+ * kpr_xasprintf() - format into a new string
+ * @fmt: printf format
+ *
+ * Return: the string, to free(); exits when out of memory.
+ */
+char *kpr_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return check_alloc(n < 0 ? NULL : s);
+}
+
+/**
+ * kpr_usage_error() - complain about the command line
+ * @cmd: the subcommand, or NULL for the global options
+ * @fmt: printf format of the message
+ *
+ * Return: KPR_EXIT_USAGE, for the caller to return.
+ */
+int kpr_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kportreserve: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'kportreserve --help'.\n", stderr);
+	return KPR_EXIT_USAGE;
+}
+
+/**
+ * kpr_simple_options() - parse the options of a subcommand that has none
+ * @argc: number of arguments, the subcommand's name included
+ * @argv: the arguments; argv[0] is the subcommand's name
+ *
+ * Only --help (-h) and "--" are understood. On return optind indexes the
+ * first operand.
+ *
+ * Return: -1 to go on, or the exit code to return at once.
+ */
+int kpr_simple_options(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c != 'h')
+			return kpr_bad_option(argv[0], c, argv[optind - 1]);
+		return kpr_help();
+	}
+	return -1;
+}
+
+/**
+ * kpr_bad_option() - complain about an option getopt_long() refused
+ * @cmd: the subcommand, or NULL for the global options
+ * @c: what getopt_long() returned: ':' for a missing argument, else '?'
+ * @arg: the argument that held the option
+ *
+ * Return: KPR_EXIT_USAGE.
+ */
+int kpr_bad_option(const char *cmd, int c, const char *arg)
+{
+	char opt[3] = { '-', (char)optopt, '\0' };
+
+	if (c == ':')
+		return kpr_usage_error(cmd, "option '%s' needs an argument",
+				       arg);
+	return kpr_usage_error(cmd, "unknown option '%s'",
+			       optopt ? opt : arg);
+}
+
+/**
+ * kpr_help() - print the help text
+ *
+ * Return: KPR_EXIT_OK.
+ */
+int kpr_help(void)
+{
+	fputs(usage_text, stdout);
+	return KPR_EXIT_OK;
+}
+
+/**
+ * global_options() - parse the options before the subcommand
+ * @ctx: receives the securityfs directory
+ * @argc: number of arguments
+ * @argv: the arguments
+ *
+ * Return: -1 to go on with argv[optind] as the subcommand, or the exit
+ * code to return at once.
+ */
+static int global_options(struct kpr_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "securityfs", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *env = getenv(KPR_SECURITYFS_ENV);
+	int c;
+
+	ctx->dir = env && *env ? env : KPR_SECURITYFS_DEFAULT;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			ctx->dir = optarg;
+			break;
+		case 'h':
+			return kpr_help();
+		default:
+			return kpr_bad_option(NULL, c, argv[optind - 1]);
+		}
+	}
+	if (!*ctx->dir)
+		return kpr_usage_error(NULL, "empty securityfs directory");
+	if (optind == argc)
+		return kpr_usage_error(NULL, "no command given");
+	return -1;
+}
+
+static const struct kpr_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	}
+	return NULL;
+}
+
+/* Output that could not be written is an error, as in cat(1). */
+static int flush_output(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		kpr_err("cannot write the output: %s", strerror(errno));
+		return KPR_EXIT_IO;
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const struct kpr_command *cmd;
+	struct kpr_ctx ctx;
+	int ret;
+
+	ret = global_options(&ctx, argc, argv);
+	if (ret >= 0)
+		return flush_output(ret);
+	cmd = find_command(argv[optind]);
+	if (!cmd)
+		return kpr_usage_error(NULL, "unknown command '%s'",
+				       argv[optind]);
+	ret = cmd->run(&ctx, argc - optind, argv + optind);
+	return flush_output(ret);
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve(8): reading and writing the files of kportreserve's
+ * securityfs directory (policy, stats, mode, lock, denials), and finding
+ * out why the kernel refused a policy.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kportreserve.h"
+
+#define KPR_KMSG		"/dev/kmsg"
+#define KPR_KMSG_PREFIX		"kportreserve: "
+#define KPR_KMSG_UNCHANGED	"; policy unchanged"
+#define KPR_KMSG_LINE		"policy line "
+/* A read of /dev/kmsg must hold a whole record: CONSOLE_EXT_LOG_MAX. */
+#define KPR_KMSG_RECORD_MAX	8192
+
+/**
+ * kpr_fs_path() - the path of a file of the securityfs directory
+ * @ctx: names the directory
+ * @name: the file
+ *
+ * Return: the path, to free().
+ */
+char *kpr_fs_path(const struct kpr_ctx *ctx, const char *name)
+{
+	return kpr_xasprintf("%s/%s", ctx->dir, name);
+}
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/**
+ * kpr_read_path() - read a whole file into memory
+ * @path: the file, or "-" for standard input
+ * @buf: receives the contents, NUL-terminated; free with kpr_buf_free()
+ *
+ * Reading stops one byte past the largest policy the kernel takes, so
+ * that the parser and the kernel report an oversized file as such and a
+ * file without end (a device) does not exhaust memory.
+ *
+ * Return: 0 or a negative errno.
+ */
+int kpr_read_path(const char *path, struct kpr_buf *buf)
+{
+	bool is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4096;
+	int err = 0;
+
+	buf->len = 0;
+	buf->text = NULL;
+	if (fd < 0)
+		return -errno;
+	buf->text = kpr_xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - buf->len < 2) {
+			cap *= 2;
+			buf->text = kpr_xrealloc(buf->text, cap);
+		}
+		n = read(fd, buf->text + buf->len,
+			 min_size(cap - buf->len - 1,
+				  KPR_POLICY_MAX_BYTES + 1 - buf->len));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n ? -errno : 0;
+			break;
+		}
+		buf->len += n;
+	}
+	buf->text[buf->len] = '\0';
+	if (!is_stdin)
+		close(fd);
+	if (err)
+		kpr_buf_free(buf);
+	return err;
+}
+
+void kpr_buf_free(struct kpr_buf *buf)
+{
+	free(buf->text);
+	buf->text = NULL;
+	buf->len = 0;
+}
+
+/* Say why a file of the directory is missing, when the directory is. */
+static void complain(const struct kpr_ctx *ctx, const char *path, int err)
+{
+	struct stat st;
+
+	if (err == -ENOENT && stat(ctx->dir, &st)) {
+		kpr_err("%s: %s (is kportreserve in lsm= and securityfs mounted?)",
+			ctx->dir, strerror(errno));
+		return;
+	}
+	kpr_err("%s: %s", path, strerror(-err));
+}
+
+/**
+ * kpr_read_file() - read a file of the securityfs directory
+ * @ctx: names the directory
+ * @name: the file
+ * @buf: receives the contents; free with kpr_buf_free()
+ * @quiet: do not print an error message
+ *
+ * Return: 0 or a negative errno.
+ */
+int kpr_read_file(const struct kpr_ctx *ctx, const char *name,
+		  struct kpr_buf *buf, bool quiet)
+{
+	char *path = kpr_fs_path(ctx, name);
+	int err = kpr_read_path(path, buf);
+
+	if (err && !quiet)
+		complain(ctx, path, err);
+	free(path);
+	return err;
+}
+
+static char *trim(char *s)
+{
+	char *end = s + strlen(s);
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (end > s && strchr(" \t\r\n", end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static void add_stat(struct kpr_stats *st, char *line)
+{
+	char *name = trim(line), *value = name + strcspn(name, " \t");
+
+	if (!*name)
+		return;
+	if (*value)
+		*value++ = '\0';
+	st->stat = kpr_xrealloc(st->stat, (st->nr + 1) * sizeof(*st->stat));
+	st->stat[st->nr].name = kpr_xstrdup(name);
+	st->stat[st->nr].value = kpr_xstrdup(trim(value));
+	st->nr++;
+}
+
+/**
+ * kpr_stats_read() - read the stats file
+ * @ctx: names the directory
+ * @st: receives the "name value" lines in the kernel's order; free with
+ *      kpr_stats_free()
+ *
+ * Names this program does not know are kept, and missing ones are simply
+ * absent: kernels differ in what they count.
+ *
+ * Return: 0 or a negative errno, after an error message.
+ */
+int kpr_stats_read(const struct kpr_ctx *ctx, struct kpr_stats *st)
+{
+	struct kpr_buf buf;
+	char *line, *next;
+	int err;
+
+	st->stat = NULL;
+	st->nr = 0;
+	err = kpr_read_file(ctx, "stats", &buf, false);
+	if (err)
+		return err;
+	for (line = buf.text; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		add_stat(st, line);
+	}
+	kpr_buf_free(&buf);
+	return 0;
+}
+
+const char *kpr_stats_get(const struct kpr_stats *st, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr; i++) {
+		if (!strcmp(st->stat[i].name, name))
+			return st->stat[i].value;
+	}
+	return NULL;
+}
+
+void kpr_stats_free(struct kpr_stats *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr; i++) {
+		free(st->stat[i].name);
+		free(st->stat[i].value);
+	}
+	free(st->stat);
+	st->stat = NULL;
+	st->nr = 0;
+}
+
+/**
+ * kpr_read_generation() - read the policy generation from the stats file
+ * @ctx: names the directory
+ * @gen: receives the generation
+ *
+ * Return: 0 or a negative errno, after an error message.
+ */
+int kpr_read_generation(const struct kpr_ctx *ctx, unsigned long long *gen)
+{
+	struct kpr_stats st;
+	const char *value;
+	char *end;
+	int err;
+
+	err = kpr_stats_read(ctx, &st);
+	if (err)
+		return err;
+	value = kpr_stats_get(&st, "generation");
+	err = -EPROTO;
+	if (value && *value) {
+		errno = 0;
+		*gen = strtoull(value, &end, 10);
+		if (!errno && !*end)
+			err = 0;
+	}
+	if (err)
+		kpr_err("%s/stats: no valid generation", ctx->dir);
+	kpr_stats_free(&st);
+	return err;
+}
+
+/* Open the kernel log past its last record, to catch what comes next. */
+static int kmsg_open(void)
+{
+	int fd = open(KPR_KMSG, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/**
+ * kmsg_parse() - pick kportreserve's verdict out of a kernel log record
+ * @rec: the record, "PRIO,SEQ,TIME,FLAGS;TEXT\n..."; modified
+ * @line: receives the number of the bad line, or 0 if the text names none
+ * @msg: receives what was wrong
+ * @size: size of @msg
+ *
+ * Return: true if @rec says that kportreserve refused a policy.
+ */
+static bool kmsg_parse(char *rec, unsigned int *line, char *msg, size_t size)
+{
+	char *text = strchr(rec, ';'), *end;
+	size_t len;
+
+	if (!text)
+		return false;
+	text++;
+	text[strcspn(text, "\n")] = '\0';
+	len = strlen(text);
+	if (strncmp(text, KPR_KMSG_PREFIX, strlen(KPR_KMSG_PREFIX)) ||
+	    len < strlen(KPR_KMSG_UNCHANGED) ||
+	    strcmp(text + len - strlen(KPR_KMSG_UNCHANGED), KPR_KMSG_UNCHANGED))
+		return false;
+	text[len - strlen(KPR_KMSG_UNCHANGED)] = '\0';
+	text += strlen(KPR_KMSG_PREFIX);
+	*line = 0;
+	if (!strncmp(text, KPR_KMSG_LINE, strlen(KPR_KMSG_LINE))) {
+		unsigned long n = strtoul(text + strlen(KPR_KMSG_LINE), &end,
+					  10);
+
+		if (end[0] == ':' && end[1] == ' ' && n && n <= ~0U) {
+			*line = n;
+			text = end + 2;
+		}
+	}
+	snprintf(msg, size, "%s", text);
+	return true;
+}
+
+/**
+ * kmsg_find() - read the kernel log records since kmsg_open() for a verdict
+ * @fd: the kernel log, or -1
+ * @line: receives the number of the bad line, or 0
+ * @msg: receives what was wrong
+ * @size: size of @msg
+ *
+ * Stops at the end of the log, and also when records were lost (EPIPE),
+ * because reading then goes on from records older than the attempt.
+ *
+ * Return: true if a record says why kportreserve refused the policy.
+ */
+static bool kmsg_find(int fd, unsigned int *line, char *msg, size_t size)
+{
+	static char rec[KPR_KMSG_RECORD_MAX + 1];
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		rec[n] = '\0';
+		if (kmsg_parse(rec, line, msg, size))
+			return true;
+	}
+}
+
+static bool policy_locked(const struct kpr_ctx *ctx)
+{
+	struct kpr_buf buf;
+	bool locked;
+
+	if (kpr_read_file(ctx, "lock", &buf, true))
+		return false;
+	locked = !strcmp(trim(buf.text), "1");
+	kpr_buf_free(&buf);
+	return locked;
+}
+
+/**
+ * explain_refusal() - tell the user why the kernel refused a policy
+ * @ctx: names the directory
+ * @what: the policy's name in messages, such as its file name
+ * @text: the policy
+ * @len: its length
+ * @kmsg: the kernel log opened before the attempt, or -1
+ * @err: the negative errno of open(), write() or close()
+ *
+ * The kernel logs the line it refused. Without access to the log, the
+ * same parser built into this program looks for the bad line: it finds
+ * the one the kernel refused unless the two parsers differ in version.
+ */
+static void explain_refusal(const struct kpr_ctx *ctx, const char *what,
+			    const char *text, size_t len, int kmsg, int err)
+{
+	struct kpr_ruleset rs = { 0 };
+	unsigned int line;
+	const char *msg;
+	char buf[1024];
+
+	if (kmsg_find(kmsg, &line, buf, sizeof(buf))) {
+		if (line)
+			kpr_print_parse_error(what, line, buf);
+		else
+			kpr_err("kernel: %s", buf);
+	} else if (err != -EPERM && err != -EACCES) {
+		if (kpr_parse_policy(text, len, &rs, &line, &msg))
+			kpr_print_parse_error(what, line, msg);
+		kpr_ruleset_destroy(&rs);
+	}
+	if (err == -EPERM && policy_locked(ctx))
+		kpr_err("the kernel refused %s: the policy is locked until reboot",
+			what);
+	else if (err == -EPERM || err == -EACCES)
+		kpr_err("the kernel refused %s: %s (loading a policy needs CAP_MAC_ADMIN)",
+			what, strerror(-err));
+	else
+		kpr_err("the kernel refused %s: %s; the policy in force is unchanged",
+			what, strerror(-err));
+}
+
+static int write_all(int fd, const char *text, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -EIO;
+		text += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * kpr_write_policy() - replace the policy in force
+ * @ctx: names the directory
+ * @what: the policy's name in messages, such as its file name
+ * @text: the new policy
+ * @len: its length
+ *
+ * Opens the policy file with O_TRUNC (so that an empty text loads the
+ * empty policy), writes the text in one write() and checks close(), where
+ * the kernel reports a bad last line and puts the policy in force.
+ *
+ * Return: KPR_EXIT_OK, KPR_EXIT_REFUSED, or KPR_EXIT_IO when there is no
+ * policy file; errors are explained on standard error.
+ */
+int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
+		     const char *text, size_t len)
+{
+	char *path = kpr_fs_path(ctx, "policy");
+	int kmsg = kmsg_open();
+	int ret = KPR_EXIT_OK;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		err = write_all(fd, text, len);
+		if (close(fd) && !err)
+			err = -errno;
+	}
+	if (err == -ENOENT || err == -ENOTDIR) {
+		complain(ctx, path, err);
+		ret = KPR_EXIT_IO;
+	} else if (err) {
+		explain_refusal(ctx, what, text, len, kmsg, err);
+		ret = KPR_EXIT_REFUSED;
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+	free(path);
+	return ret;
+}

@@ -1,0 +1,717 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of kportreserve(8) against a fake securityfs directory: a temporary
+# directory of plain files (policy, stats, mode, lock, denials), where a
+# write of the policy simply replaces the file, so that what the command
+# wrote can be checked. Builds the command with ASan and UBSan first.
+#
+#   sh tools/kportreserve/tests/run.sh
+#
+# Prints "ok N - what" or "not ok N - what" per check, and ends with the
+# line "admin: N passed, N failed"; exits non-zero if a check failed.
+# CC and KPR_SRC are passed on to make.
+
+set -u
+export LC_ALL=C
+unset KPORTRESERVE_SECURITYFS KPORTRESERVE_TEST_BEFORE_WRITE
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(dirname "$here")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+pass=0
+fail=0
+
+# Sanitizer reports end the run with codes no check expects.
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99:abort_on_error=0
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok $((pass + fail)) - $1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) - $1"
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /'
+	return 0
+}
+
+# want / want_err: the exact stdout / stderr the next check expects (read
+# from standard input). Without them, the next check expects none.
+want() { cat >"$tmp/want.out"; }
+want_err() { cat >"$tmp/want.err"; }
+# any_out / any_err: the next check does not look at stdout / stderr.
+any_out() { echo any >"$tmp/any.out"; }
+any_err() { echo any >"$tmp/any.err"; }
+
+# compare WHAT WANT GOT: append a difference to $why.
+compare() {
+	if ! cmp -s "$2" "$3"; then
+		why="$why$1 differs:
+$(diff -u "$2" "$3" | tail -n +3)
+"
+	fi
+}
+
+# t NAME RC CMD...: run CMD, check its exit code, stdout and stderr.
+t() {
+	name=$1 rc=$2
+	shift 2
+	"$@" >"$tmp/got.out" 2>"$tmp/got.err"
+	got=$?
+	why=
+	[ "$got" = "$rc" ] || why="exit code $got, expected $rc
+"
+	[ -f "$tmp/want.out" ] || : >"$tmp/want.out"
+	[ -f "$tmp/want.err" ] || : >"$tmp/want.err"
+	[ -f "$tmp/any.out" ] || compare stdout "$tmp/want.out" "$tmp/got.out"
+	[ -f "$tmp/any.err" ] || compare stderr "$tmp/want.err" "$tmp/got.err"
+	rm -f "$tmp/want.out" "$tmp/want.err" "$tmp/any.out" "$tmp/any.err"
+	if [ -z "$why" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$why$(sed 's/^/stderr: /' "$tmp/got.err" | head -20)"
+	fi
+}
+
+# t_file NAME FILE: FILE holds exactly what want gave.
+t_file() {
+	why=
+	compare "$2" "$tmp/want.out" "$2"
+	rm -f "$tmp/want.out"
+	if [ -z "$why" ]; then ok "$1"; else not_ok "$1" "$why"; fi
+}
+
+# t_true NAME CMD...: CMD succeeds.
+t_true() {
+	name=$1
+	shift
+	if "$@" >"$tmp/true.log" 2>&1; then
+		ok "$name"
+	else
+		not_ok "$name" "$(tail -20 "$tmp/true.log")"
+	fi
+}
+
+# fake_fs DIR: a fake securityfs directory with a small policy.
+fake_fs() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	printf '80/tcp /usr/sbin/nginx\n8000-8099 /opt/app/bin/server\n' \
+		>"$1/policy"
+	printf 'generation 3\nrules 2\nports 101\nchecked 10\nallowed 8\ndenied 2\nwould_deny 1\n' \
+		>"$1/stats"
+	echo enforce >"$1/mode"
+	echo 0 >"$1/lock"
+	printf '443/tcp denied=3 would_deny=0 pid=1234 exe=/usr/bin/python3\n80/udp denied=1 would_deny=1 pid=77 exe=/opt/my\\040app\n' \
+		>"$1/denials"
+}
+
+make_q() {
+	make -s -C "$src" ${CC:+CC="$CC"} ${KPR_SRC:+KPR_SRC="$KPR_SRC"} "$@"
+}
+
+# --- build ---------------------------------------------------------------
+
+t_true "builds with -O2 -Wall -Wextra -Werror" \
+	make_q OUTPUT="$tmp/plain/" EXTRA_CFLAGS=-Werror
+t_true "builds with ASan and UBSan" \
+	make_q OUTPUT="$tmp/asan/" EXTRA_CFLAGS=-Werror \
+	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+K=$tmp/asan/kportreserve
+if [ ! -x "$K" ]; then
+	not_ok "no binary to test"
+	echo "admin: $pass passed, $fail failed"
+	exit 1
+fi
+t_true "make static builds a static binary" \
+	sh -c 'make -s -C "$1" OUTPUT="$2/static/" static &&
+	       "$2/static/kportreserve-static" --help >/dev/null &&
+	       ! LC_ALL=C ldd "$2/static/kportreserve-static" >/dev/null 2>&1' \
+	sh "$src" "$tmp"
+t_true "make O=DIR leaves the source directory clean" \
+	sh -c 'mkdir "$2/o" && make -s -C "$1" O="$2/o" &&
+	       [ -x "$2/o/kportreserve" ] &&
+	       [ -z "$(cd "$1" && ls *.o *.d kportreserve 2>/dev/null)" ]' \
+	sh "$src" "$tmp"
+
+# What the parser under test knows: the language is growing.
+printf '1/sctp /x\n' >"$tmp/sctp.pol"
+printf '1 /x uid=0\n' >"$tmp/quals.pol"
+have_sctp=0 have_quals=0
+"$K" check "$tmp/sctp.pol" 2>/dev/null && have_sctp=1
+"$K" check "$tmp/quals.pol" 2>/dev/null && have_quals=1
+echo "# parser: sctp=$have_sctp qualifiers=$have_quals"
+
+# --- command line --------------------------------------------------------
+
+any_out
+t "--help exits 0" 0 "$K" --help
+t_true "--help documents every exit code" sh -c '
+	"$1" --help >"$2/help" &&
+	for c in "0  success" "1  a policy" "2  usage" "3  the kernel refused" \
+		 "4  the policy kept changing" "5  I/O error"; do
+		grep -q "^  $c" "$2/help" || exit 1
+	done' sh "$K" "$tmp"
+want_err <<'EOF'
+kportreserve: no command given
+Try 'kportreserve --help'.
+EOF
+t "no command: usage error" 2 "$K"
+want_err <<'EOF'
+kportreserve: unknown command 'frob'
+Try 'kportreserve --help'.
+EOF
+t "unknown command: usage error" 2 "$K" frob
+want_err <<'EOF'
+kportreserve: unknown option '--bogus'
+Try 'kportreserve --help'.
+EOF
+t "unknown option: usage error" 2 "$K" --bogus status
+want_err <<'EOF'
+kportreserve: option '--securityfs' needs an argument
+Try 'kportreserve --help'.
+EOF
+t "--securityfs without a directory: usage error" 2 "$K" --securityfs
+want_err <<'EOF'
+kportreserve: load: expected one policy file
+Try 'kportreserve --help'.
+EOF
+t "load without a file: usage error" 2 "$K" load
+want_err <<'EOF'
+kportreserve: who: expected one PORT[/PROTO]
+Try 'kportreserve --help'.
+EOF
+t "who with two ports: usage error" 2 "$K" who 1 2
+
+# --- check ---------------------------------------------------------------
+
+cat >"$tmp/good.pol" <<'EOF'
+# ports for the web server
+80/tcp       /usr/sbin/nginx
+443/tcp      /usr/sbin/nginx
+5353/udp     /usr/sbin/avahi-daemon
+8000-8099    /opt/app/bin/server
+2049         <kernel>
+EOF
+cat >"$tmp/bad.pol" <<'EOF'
+80/tcp /usr/sbin/nginx
+99999/tcp /usr/sbin/nginx
+# a comment, then a relative program
+443 nginx
+
+90-80 /usr/sbin/nginx
+8080/tcp
+EOF
+printf '1 /ok\n2 /also/ok\n3' >"$tmp/bad2.pol"
+
+t "check of a valid policy: silent, exit 0" 0 "$K" check "$tmp/good.pol"
+want_err <<EOF
+$tmp/bad.pol:2: port must be a number from 1 to 65535
+$tmp/bad.pol:4: program must be an absolute path or <kernel>
+$tmp/bad.pol:6: reversed port range: FIRST must not exceed LAST
+$tmp/bad.pol:7: missing program after the ports
+EOF
+t "check reports every bad line as FILE:LINE, exit 1" 1 \
+	"$K" check "$tmp/bad.pol"
+want_err <<EOF
+$tmp/bad.pol:2: port must be a number from 1 to 65535
+$tmp/bad.pol:4: program must be an absolute path or <kernel>
+$tmp/bad.pol:6: reversed port range: FIRST must not exceed LAST
+$tmp/bad.pol:7: missing program after the ports
+$tmp/bad2.pol:3: missing program after the ports
+EOF
+t "check of several files reports each, exit 1" 1 \
+	"$K" check "$tmp/good.pol" "$tmp/bad.pol" "$tmp/bad2.pol"
+want_err <<EOF
+kportreserve: $tmp/none.pol: No such file or directory
+$tmp/bad2.pol:3: missing program after the ports
+EOF
+t "check of a missing file: exit 5, other files still checked" 5 \
+	"$K" check "$tmp/none.pol" "$tmp/bad2.pol"
+want_err <<'EOF'
+<stdin>:2: port must be a number from 1 to 65535
+EOF
+t "check - reads standard input" 1 \
+	sh -c 'printf "1 /a\n0 /b\n" | "$1" check -' sh "$K"
+want_err <<'EOF'
+kportreserve: check: no policy file given
+Try 'kportreserve --help'.
+EOF
+t "check without a file: usage error" 2 "$K" check
+
+# --- load ----------------------------------------------------------------
+
+fs=$tmp/fs
+fake_fs "$fs"
+want <<EOF
+loaded $tmp/good.pol: generation 3, rules 2, ports 101
+EOF
+t "load: exit 0 and the kernel's figures" 0 "$K" -s "$fs" load "$tmp/good.pol"
+want <"$tmp/good.pol"
+t_file "load wrote the file as it is" "$fs/policy"
+
+: >"$tmp/empty.pol"
+want <<EOF
+loaded $tmp/empty.pol: generation 3, rules 2, ports 101
+EOF
+t "load of an empty file" 0 "$K" -s "$fs" load "$tmp/empty.pol"
+want </dev/null
+t_file "load of an empty file truncates the policy" "$fs/policy"
+
+fake_fs "$fs"
+rm "$fs/policy"
+ln -s /dev/full "$fs/policy"
+want_err <<EOF
+$tmp/bad.pol:2: port must be a number from 1 to 65535
+kportreserve: the kernel refused $tmp/bad.pol: No space left on device; the policy in force is unchanged
+EOF
+t "a refused load: exit 3, the bad line named" 3 \
+	"$K" -s "$fs" load "$tmp/bad.pol"
+want_err <<EOF
+kportreserve: the kernel refused $tmp/good.pol: No space left on device; the policy in force is unchanged
+EOF
+t "a refused load of a valid policy: exit 3" 3 \
+	"$K" -s "$fs" load "$tmp/good.pol"
+want_err <<EOF
+kportreserve: $tmp/nofs: No such file or directory (is kportreserve in lsm= and securityfs mounted?)
+EOF
+t "load without kportreserve: exit 5" 5 \
+	"$K" -s "$tmp/nofs" load "$tmp/good.pol"
+fake_fs "$fs"
+want_err <<EOF
+kportreserve: $tmp/none.pol: No such file or directory
+EOF
+t "load of a missing file: exit 5" 5 "$K" -s "$fs" load "$tmp/none.pol"
+want <<'EOF'
+loaded <stdin>: generation 3, rules 2, ports 101
+EOF
+t "load - reads standard input" 0 \
+	sh -c 'echo "7/udp /bin/x" | "$1" -s "$2" load -' sh "$K" "$fs"
+echo "7/udp /bin/x" | want
+t_file "load - wrote standard input" "$fs/policy"
+
+# --- status --------------------------------------------------------------
+
+fake_fs "$fs"
+want <<'EOF'
+mode:        enforce
+lock:        unlocked
+generation:  3
+rules:       2
+ports:       101
+checked:     10
+allowed:     8
+denied:      2
+would_deny:  1
+
+PORTS      PROTO  PROGRAM
+80         tcp    /usr/sbin/nginx
+8000-8099  all    /opt/app/bin/server
+
+PORT     DENIED  WOULD_DENY  LAST_PID  LAST_EXE
+443/tcp  3       0           1234      /usr/bin/python3
+80/udp   1       1           77        /opt/my\040app
+EOF
+t "status: settings, counters, rules and denials" 0 "$K" -s "$fs" status
+
+rm "$fs/mode" "$fs/lock" "$fs/denials"
+printf 'generation 9\nrules 2\nports 101\nchecked 1\nallowed 1\ndenied 0\nnew_counter 5\n' \
+	>"$fs/stats"
+want <<'EOF'
+mode:         unknown
+lock:         unknown
+generation:   9
+rules:        2
+ports:        101
+checked:      1
+allowed:      1
+denied:       0
+new_counter:  5
+
+PORTS      PROTO  PROGRAM
+80         tcp    /usr/sbin/nginx
+8000-8099  all    /opt/app/bin/server
+
+denials: unknown
+EOF
+t "status on an older kernel: unknown, unknown counters shown" 0 \
+	"$K" -s "$fs" status
+
+fake_fs "$fs"
+: >"$fs/policy"
+: >"$fs/denials"
+echo permissive >"$fs/mode"
+echo 1 >"$fs/lock"
+want <<'EOF'
+mode:        permissive
+lock:        locked
+generation:  3
+rules:       2
+ports:       101
+checked:     10
+allowed:     8
+denied:      2
+would_deny:  1
+
+no reserved ports
+
+no denials
+EOF
+t "status: empty policy, locked, permissive, no denials" 0 \
+	"$K" -s "$fs" status
+want_err <<EOF
+kportreserve: $tmp/nofs: No such file or directory (is kportreserve in lsm= and securityfs mounted?)
+EOF
+t "status without kportreserve: exit 5" 5 "$K" -s "$tmp/nofs" status
+fake_fs "$fs"
+any_out
+t "status with KPORTRESERVE_SECURITYFS" 0 \
+	env KPORTRESERVE_SECURITYFS="$fs" "$K" status
+any_out
+t "--securityfs overrides KPORTRESERVE_SECURITYFS" 0 \
+	env KPORTRESERVE_SECURITYFS="$tmp/nofs" "$K" --securityfs "$fs" status
+want_err <<'EOF'
+kportreserve: cannot write the output: No space left on device
+EOF
+t "status to a full disk: exit 5" 5 sh -c '"$1" -s "$2" status >/dev/full' \
+	sh "$K" "$fs"
+
+# --- add and del ---------------------------------------------------------
+
+fake_fs "$fs"
+want <<'EOF'
+added: 443/tcp /usr/sbin/nginx
+EOF
+t "add: exit 0" 0 "$K" -s "$fs" add 443/tcp /usr/sbin/nginx
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+443/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "add wrote the canonical policy with the rule" "$fs/policy"
+want <<'EOF'
+already in the policy: 443/tcp /usr/sbin/nginx
+EOF
+t "add of a rule already there: exit 0, nothing written" 0 \
+	"$K" -s "$fs" add 443/tcp /usr/sbin/nginx
+want <<'EOF'
+added: 22 /usr/sbin/my\040sshd
+EOF
+t "add escapes white space in the program" 0 \
+	"$K" -s "$fs" add 22 "/usr/sbin/my sshd"
+want <<'EOF'
+deleted: 22 /usr/sbin/my\040sshd
+EOF
+t "del with the program escaped by hand" 0 \
+	"$K" -s "$fs" del 22 '/usr/sbin/my\040sshd'
+want <<'EOF'
+deleted: 443/tcp /usr/sbin/nginx
+EOF
+t "del: exit 0" 0 "$K" -s "$fs" del 443/tcp /usr/sbin/nginx
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "add then del gives the policy back" "$fs/policy"
+want_err <<'EOF'
+kportreserve: no rule '443/tcp /usr/sbin/nginx' in the policy in force
+EOF
+t "del of a missing rule: exit 1" 1 "$K" -s "$fs" del 443/tcp /usr/sbin/nginx
+want_err <<'EOF'
+kportreserve: no rule '80 /usr/sbin/nginx' in the policy in force
+EOF
+t "del matches the protocol exactly" 1 "$K" -s "$fs" del 80 /usr/sbin/nginx
+want_err <<'EOF'
+kportreserve: no rule '8000-8098 /opt/app/bin/server' in the policy in force
+EOF
+t "del matches the range exactly" 1 \
+	"$K" -s "$fs" del 8000-8098 /opt/app/bin/server
+want_err <<'EOF'
+kportreserve: rule '0/tcp /usr/sbin/nginx': port must be a number from 1 to 65535
+EOF
+t "add of a bad rule: exit 1" 1 "$K" -s "$fs" add 0/tcp /usr/sbin/nginx
+want_err <<'EOF'
+kportreserve: add: expected PORTS[/PROTO] PROGRAM [QUALIFIER...]
+Try 'kportreserve --help'.
+EOF
+t "add without a program: usage error" 2 "$K" -s "$fs" add 80
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "failed edits changed nothing" "$fs/policy"
+
+if [ "$have_quals" = 1 ]; then
+	want <<'EOF'
+added: 25/tcp /usr/sbin/exim uid=0 gid=8
+EOF
+	t "add with qualifiers" 0 \
+		"$K" -s "$fs" add 25/tcp /usr/sbin/exim gid=8 uid=0
+	want <<'EOF'
+mode:        enforce
+lock:        unlocked
+generation:  3
+rules:       2
+ports:       101
+checked:     10
+allowed:     8
+denied:      2
+would_deny:  1
+
+PORTS      PROTO  PROGRAM              QUALIFIERS
+25         tcp    /usr/sbin/exim       uid=0 gid=8
+80         tcp    /usr/sbin/nginx
+8000-8099  all    /opt/app/bin/server
+
+PORT     DENIED  WOULD_DENY  LAST_PID  LAST_EXE
+443/tcp  3       0           1234      /usr/bin/python3
+80/udp   1       1           77        /opt/my\040app
+EOF
+	t "status shows qualifiers" 0 "$K" -s "$fs" status
+	want_err <<'EOF'
+kportreserve: no rule '25/tcp /usr/sbin/exim uid=0' in the policy in force
+EOF
+	t "del matches qualifiers exactly" 1 \
+		"$K" -s "$fs" del 25/tcp /usr/sbin/exim uid=0
+	want <<'EOF'
+deleted: 25/tcp /usr/sbin/exim uid=0 gid=8
+EOF
+	t "del with qualifiers" 0 \
+		"$K" -s "$fs" del 25/tcp /usr/sbin/exim uid=0 gid=8
+else
+	echo "# the parser has no uid=/gid= qualifiers: their checks skipped"
+fi
+
+# A concurrent edit: the hook loads another policy (and bumps the
+# generation, as the kernel would) between the edit's read and its write.
+cat >"$tmp/other-admin.sh" <<'EOF'
+#!/bin/sh
+# other-admin.sh FS ONCE: load a policy with one more rule, as a second
+# administrator would; with ONCE=1 only the first time.
+fs=$1
+[ "$2" = 1 ] && [ -e "$fs/.done" ] && exit 0
+: >"$fs/.done"
+gen=$(sed -n 's/^generation //p' "$fs/stats")
+n=$(($(wc -l <"$fs/policy") + 1))
+echo "$((9000 + n))/udp /usr/bin/other" >>"$fs/policy"
+sed "s/^generation .*/generation $((gen + 1))/" "$fs/stats" >"$fs/stats.new"
+mv "$fs/stats.new" "$fs/stats"
+EOF
+fake_fs "$fs"
+want <<'EOF'
+added: 443/tcp /usr/sbin/nginx
+EOF
+want_err <<'EOF'
+kportreserve: the policy changed during the edit (generation 3, now 4); trying again
+EOF
+t "a concurrent load is detected and the edit retried" 0 \
+	env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 1" \
+	"$K" -s "$fs" add 443/tcp /usr/sbin/nginx
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+443/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+9003/udp /usr/bin/other
+EOF
+t_file "the retried edit kept the concurrent rule" "$fs/policy"
+
+fake_fs "$fs"
+want_err <<'EOF'
+kportreserve: the policy changed during the edit (generation 3, now 4); trying again
+kportreserve: the policy changed during the edit (generation 4, now 5); trying again
+kportreserve: the policy changed during the edit (generation 5, now 6)
+kportreserve: gave up after 3 attempts; nothing was written
+EOF
+t "an edit that keeps racing gives up: exit 4" 4 \
+	env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 0" \
+	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+9003/udp /usr/bin/other
+9004/udp /usr/bin/other
+9005/udp /usr/bin/other
+EOF
+t_file "the racing edit wrote nothing" "$fs/policy"
+
+fake_fs "$fs"
+rm "$fs/policy"
+want_err <<EOF
+kportreserve: $fs/policy: No such file or directory
+EOF
+t "add without a policy file: exit 5" 5 "$K" -s "$fs" add 1 /x
+fake_fs "$fs"
+printf 'rules 2\n' >"$fs/stats"
+want_err <<EOF
+kportreserve: $fs/stats: no valid generation
+EOF
+t "add without a generation: exit 5" 5 "$K" -s "$fs" add 1 /x
+# The hook makes the write fail as the kernel would refuse it.
+fake_fs "$fs"
+want_err <<'EOF'
+kportreserve: the kernel refused the new policy: No space left on device; the policy in force is unchanged
+EOF
+t "a refused edit: exit 3" 3 \
+	env KPORTRESERVE_TEST_BEFORE_WRITE="ln -sf /dev/full $fs/policy" \
+	"$K" -s "$fs" add 1 /x
+
+# --- who -----------------------------------------------------------------
+
+fake_fs "$fs"
+if [ "$have_sctp" = 1 ]; then
+	want <<'EOF'
+80/tcp: /usr/sbin/nginx
+80/udp: not reserved (any program may bind it)
+80/sctp: not reserved (any program may bind it)
+EOF
+else
+	want <<'EOF'
+80/tcp: /usr/sbin/nginx
+80/udp: not reserved (any program may bind it)
+EOF
+fi
+t "who PORT lists each protocol" 0 "$K" -s "$fs" who 80
+want <<'EOF'
+8050/udp: /opt/app/bin/server (rule 8000-8099)
+EOF
+t "who PORT/PROTO names a wider rule" 0 "$K" -s "$fs" who 8050/udp
+want <<'EOF'
+9999/tcp: not reserved (any program may bind it)
+EOF
+t "who of a free port" 0 "$K" -s "$fs" who 9999/tcp
+want <<'EOF'
+70-8000/tcp: /usr/sbin/nginx (rule 80/tcp)
+70-8000/tcp: /opt/app/bin/server (rule 8000-8099)
+EOF
+t "who of a range lists overlapping rules" 0 "$K" -s "$fs" who 70-8000/tcp
+want_err <<'EOF'
+kportreserve: '65536/tcp': port must be a number from 1 to 65535
+Try 'kportreserve --help'.
+EOF
+t "who of a bad port: usage error" 2 "$K" -s "$fs" who 65536/tcp
+want_err <<EOF
+kportreserve: $tmp/nofs: No such file or directory (is kportreserve in lsm= and securityfs mounted?)
+EOF
+t "who without kportreserve: exit 5" 5 "$K" -s "$tmp/nofs" who 80
+
+# --- import-portreserve --------------------------------------------------
+
+pr=$tmp/portreserve
+mkdir -p "$pr/dir/subdir"
+cat >"$tmp/services" <<'EOF'
+# a services(5) file
+sunrpc		111/tcp		portmapper	# RPC 4.0 portmapper
+sunrpc		111/udp		portmapper
+ipp		631/tcp				# Internet Printing Protocol
+mdns		5353/udp
+EOF
+echo ipp >"$pr/dir/cups"
+printf 'portmapper/tcp\nsunrpc/udp\n' >"$pr/dir/rpcbind"
+printf '# mDNS\n\n  mdns  \n8080\n' >"$pr/dir/zeroconf"
+echo 1 >"$pr/dir/cups.rpmsave"
+echo 2 >"$pr/dir/cups~"
+echo 3 >"$pr/dir/.hidden"
+want <<EOF
+# $pr/dir/cups
+631/tcp /usr/sbin/cupsd
+# $pr/dir/rpcbind
+111/tcp /sbin/rpcbind
+111/udp /sbin/rpcbind
+# $pr/dir/zeroconf
+5353/udp /usr/sbin/avahi-daemon
+8080/tcp /usr/sbin/avahi-daemon
+8080/udp /usr/sbin/avahi-daemon
+EOF
+t "import-portreserve with --map and --program" 0 \
+	"$K" import-portreserve -S "$tmp/services" --map cups=/usr/sbin/cupsd \
+	-m rpcbind=/sbin/rpcbind --program /usr/sbin/avahi-daemon "$pr/dir"
+printf 'ipp/tcp\nnosuch\n0\nipp/icmp\n' >"$pr/dir/zeroconf"
+want <<EOF
+# $pr/dir/cups
+631/tcp /usr/sbin/cupsd
+# $pr/dir/zeroconf
+631/tcp /usr/sbin/cupsd
+EOF
+want_err <<EOF
+kportreserve: $pr/dir/rpcbind: no program for 'rpcbind': give --map rpcbind=PROGRAM or --program PROGRAM
+$pr/dir/zeroconf:2: unknown service 'nosuch' (not in $tmp/services)
+$pr/dir/zeroconf:3: port must be a number from 1 to 65535
+$pr/dir/zeroconf:4: unknown protocol 'icmp'
+kportreserve: --map nothere: no service file $pr/dir/nothere
+EOF
+t "import-portreserve errors: FILE:LINE on stderr, exit 1" 1 \
+	"$K" import-portreserve -S "$tmp/services" -m cups=/usr/sbin/cupsd \
+	-m zeroconf=/usr/sbin/cupsd -m nothere=/x "$pr/dir"
+want_err <<'EOF'
+kportreserve: import-portreserve: give --program PROGRAM or --map NAME=PROGRAM: portreserve names no programs
+Try 'kportreserve --help'.
+EOF
+t "import-portreserve needs a program" 2 \
+	"$K" import-portreserve -S "$tmp/services" "$pr/dir"
+want_err <<'EOF'
+kportreserve: import-portreserve: --map cups=cupsd: program must be an absolute path or <kernel>
+Try 'kportreserve --help'.
+EOF
+t "import-portreserve checks the programs" 2 \
+	"$K" import-portreserve -m cups=cupsd "$pr/dir"
+want_err <<'EOF'
+kportreserve: import-portreserve: --map 'cups=/b': cups mapped twice
+Try 'kportreserve --help'.
+EOF
+t "import-portreserve refuses a file mapped twice" 2 \
+	"$K" import-portreserve -m cups=/a -m cups=/b "$pr/dir"
+want_err <<EOF
+kportreserve: $tmp/none: No such file or directory
+EOF
+t "import-portreserve of a missing directory: exit 5" 5 \
+	"$K" import-portreserve -S "$tmp/services" -p /x "$tmp/none"
+want_err <<EOF
+kportreserve: $tmp/none: No such file or directory
+EOF
+t "import-portreserve without a services file: exit 5" 5 \
+	"$K" import-portreserve -S "$tmp/none" -p /x "$pr/dir"
+rm "$pr/dir/rpcbind" "$pr/dir/zeroconf"
+"$K" import-portreserve -S "$tmp/services" -m cups=/usr/sbin/cupsd \
+	"$pr/dir" >"$tmp/imported.pol" 2>&1
+t "import-portreserve output is a valid policy" 0 \
+	"$K" check "$tmp/imported.pol"
+
+# --- install and the manual ----------------------------------------------
+
+t_true "make install honours DESTDIR and PREFIX" sh -c '
+	make -s -C "$1" OUTPUT="$2/inst/" DESTDIR="$2/dest" PREFIX=/usr install &&
+	[ -x "$2/dest/usr/sbin/kportreserve" ] &&
+	[ "$(stat -c %a "$2/dest/usr/share/man/man8/kportreserve.8")" = 644 ] &&
+	"$2/dest/usr/sbin/kportreserve" --help >/dev/null' sh "$src" "$tmp"
+t_true "make install defaults to /usr/local" sh -c '
+	make -s -C "$1" OUTPUT="$2/inst/" DESTDIR="$2/dest2" install &&
+	[ -x "$2/dest2/usr/local/sbin/kportreserve" ] &&
+	[ -f "$2/dest2/usr/local/share/man/man8/kportreserve.8" ]' sh "$src" "$tmp"
+t_true "make install puts the systemd unit beside the command" sh -c '
+	u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
+	grep -qx "ExecStart=/usr/sbin/kportreserve load /etc/kportreserve/policy" "$u" &&
+	grep -qx "Before=network-pre.target sysinit.target shutdown.target" "$u"' \
+	sh "$src" "$tmp"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	t_true "systemd-analyze verify accepts the unit" sh -c '
+		make -s -C "$1" OUTPUT="$2/unit/" sbindir="$2/inst" \
+			"$2/unit/kportreserve.service" &&
+		systemd-analyze verify --man=no "$2/unit/kportreserve.service"' \
+		sh "$src" "$tmp"
+else
+	not_ok "systemd-analyze verify accepts the unit: no systemd-analyze"
+fi
+if command -v groff >/dev/null 2>&1; then
+	t "the manual formats without warnings" 0 \
+		groff -man -Tutf8 -ww -z "$src/kportreserve.8"
+else
+	ok "the manual formats without warnings # SKIP no groff"
+fi
+
+echo "admin: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,261 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of kportreserve(8) against the real kernel, as root in the test VM
+# (busybox sh and applets only):
+#
+#   sh vm.sh /path/to/kportreserve-static
+#
+# Build the binary with "make -C tools/kportreserve static". The script
+# replaces the policy in force and leaves the empty policy loaded; it never
+# touches the mode or the lock. Prints "ok N - what" or "not ok N - what"
+# per check and ends with "admin-vm: N passed, N failed"; exits non-zero
+# if a check failed.
+
+K=${1:?usage: vm.sh KPORTRESERVE}
+FS=/sys/kernel/security/kportreserve
+T=$(mktemp -d /tmp/kpr-vm.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+unset KPORTRESERVE_SECURITYFS KPORTRESERVE_TEST_BEFORE_WRITE
+export LC_ALL=C
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok $((pass + fail)) - $1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) - $1"
+	shift
+	for line in "$@"; do
+		printf '%s\n' "$line" | sed 's/^/#   /'
+	done
+}
+
+finish() {
+	echo "admin-vm: $pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+}
+
+# run CMD...: run CMD; $rc, $out and $err hold what it did.
+run() {
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	out=$(cat "$T/out")
+	err=$(cat "$T/err")
+}
+
+# expect NAME RC STDOUT [STDERR]: the last run gave exactly that.
+expect() {
+	if [ "$rc" = "$2" ] && [ "$out" = "$3" ] && [ "$err" = "${4-}" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit code $rc, expected $2" "stdout: $out" \
+			"wanted: $3" "stderr: $err" "wanted: ${4-}"
+	fi
+}
+
+# expect_err NAME RC PATTERN: exit code RC, and stderr has a line PATTERN.
+expect_err() {
+	if [ "$rc" = "$2" ] && grep -Fqx -- "$3" "$T/err"; then
+		ok "$1"
+	else
+		not_ok "$1" "exit code $rc, expected $2" "stderr: $err" \
+			"wanted a line: $3"
+	fi
+}
+
+# expect_policy NAME TEXT: the policy in force is exactly TEXT.
+expect_policy() {
+	got=$(cat "$FS/policy")
+	if [ "$got" = "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "policy: $got" "wanted: $2"
+	fi
+}
+
+gen() {
+	sed -n 's/^generation //p' "$FS/stats"
+}
+
+if [ "$(id -u)" != 0 ] || [ ! -d "$FS" ] || [ ! -x "$K" ]; then
+	not_ok "needs root, $FS and an executable $K"
+	finish
+fi
+if [ "$(cat "$FS/lock" 2>/dev/null)" = 1 ]; then
+	not_ok "the policy is locked until reboot"
+	finish
+fi
+ok "kportreserve is there"
+
+P1='80/tcp /usr/sbin/nginx
+443/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server'
+printf '# the web server\n443/tcp  /usr/sbin/nginx\n\n8000-8099 /opt/app/bin/server\n80/tcp /usr/sbin/nginx\n' \
+	>"$T/p1"
+
+# --- load ----------------------------------------------------------------
+
+g0=$(gen)
+run "$K" load "$T/p1"
+expect "load" 0 "loaded $T/p1: generation $((g0 + 1)), rules 3, ports 102"
+expect_policy "the loaded policy is in force, canonical" "$P1"
+run "$K" check "$T/p1"
+expect "check agrees with the kernel" 0 ""
+
+# --- status --------------------------------------------------------------
+
+run "$K" status
+table=$(sed -n '/^PORTS/,/^$/p' "$T/out")
+want='PORTS      PROTO  PROGRAM
+80         tcp    /usr/sbin/nginx
+443        tcp    /usr/sbin/nginx
+8000-8099  all    /opt/app/bin/server'
+if [ "$rc" = 0 ] && [ "$table" = "$want" ]; then
+	ok "status shows the rules as a table"
+else
+	not_ok "status shows the rules as a table" "exit code $rc" "$out"
+fi
+mode=$(cat "$FS/mode" 2>/dev/null || echo unknown)
+if grep -qx "mode: *$mode" "$T/out" &&
+   grep -qx "generation: *$((g0 + 1))" "$T/out" &&
+   grep -qx "rules: *3" "$T/out" && grep -q "^lock: *unlocked$" "$T/out"; then
+	ok "status shows mode, lock and counters"
+elif [ ! -e "$FS/lock" ] && grep -qx "lock: *unknown" "$T/out"; then
+	ok "status shows mode, lock and counters (no lock file)"
+else
+	not_ok "status shows mode, lock and counters" "$out"
+fi
+
+# --- who -----------------------------------------------------------------
+
+run "$K" who 443/tcp
+expect "who of a reserved port" 0 "443/tcp: /usr/sbin/nginx"
+run "$K" who 8080/udp
+expect "who names a wider rule" 0 \
+	"8080/udp: /opt/app/bin/server (rule 8000-8099)"
+run "$K" who 9999/tcp
+expect "who of a free port" 0 \
+	"9999/tcp: not reserved (any program may bind it)"
+
+# --- add and del ---------------------------------------------------------
+
+g=$(gen)
+run "$K" add 5353/udp /usr/sbin/avahi-daemon
+expect "add" 0 "added: 5353/udp /usr/sbin/avahi-daemon"
+expect_policy "add put the rule in force" "80/tcp /usr/sbin/nginx
+443/tcp /usr/sbin/nginx
+5353/udp /usr/sbin/avahi-daemon
+8000-8099 /opt/app/bin/server"
+[ "$(gen)" = $((g + 1)) ] && ok "add loaded one policy" ||
+	not_ok "add loaded one policy" "generation $(gen), was $g"
+run "$K" add 5353/udp /usr/sbin/avahi-daemon
+expect "add of a rule already there" 0 \
+	"already in the policy: 5353/udp /usr/sbin/avahi-daemon"
+run "$K" who 5353
+case $out in
+"5353/tcp: not reserved (any program may bind it)
+5353/udp: /usr/sbin/avahi-daemon"*)
+	ok "who sees the added rule" ;;
+*)
+	not_ok "who sees the added rule" "$out" ;;
+esac
+run "$K" del 5353/udp /usr/sbin/avahi-daemon
+expect "del" 0 "deleted: 5353/udp /usr/sbin/avahi-daemon"
+expect_policy "del took the rule out" "$P1"
+run "$K" del 5353/udp /usr/sbin/avahi-daemon
+expect "del of a missing rule" 1 "" \
+	"kportreserve: no rule '5353/udp /usr/sbin/avahi-daemon' in the policy in force"
+
+# --- refused loads -------------------------------------------------------
+
+g=$(gen)
+printf '1/tcp /bin/a\n99999/tcp /bin/b\n3/tcp /bin/c\n' >"$T/bad"
+run "$K" load "$T/bad"
+expect_err "a bad line is refused: exit 3, the line named" 3 \
+	"$T/bad:2: port must be a number from 1 to 65535"
+expect_err "a refused load says the policy is unchanged" 3 \
+	"kportreserve: the kernel refused $T/bad: Invalid argument; the policy in force is unchanged"
+expect_policy "the old policy stays in force" "$P1"
+[ "$(gen)" = "$g" ] && ok "a refused load loads nothing" ||
+	not_ok "a refused load loads nothing" "generation $(gen), was $g"
+printf '1/tcp /bin/a\n2/tcp /bin/b\n3/tcp relative' >"$T/bad-last"
+run "$K" load "$T/bad-last"
+expect_err "a bad last line is refused at close" 3 \
+	"$T/bad-last:3: program must be an absolute path or <kernel>"
+expect_policy "the old policy stays in force after close fails" "$P1"
+
+# --- concurrent edits ----------------------------------------------------
+
+# other-admin ONCE: load the policy plus one rule, as a second
+# administrator would; with ONCE=1 only the first time.
+cat >"$T/other-admin" <<EOF
+[ "\$1" = 1 ] && [ -e "$T/done" ] && exit 0
+: >"$T/done"
+n=\$(cat "$T/n" 2>/dev/null || echo 0)
+n=\$((n + 1))
+echo \$n >"$T/n"
+{ cat "$FS/policy"; echo "\$((9000 + n))/udp /usr/bin/other"; } >"$T/next"
+cat "$T/next" >"$FS/policy"
+EOF
+g=$(gen)
+run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 1" \
+	"$K" add 7/udp /usr/bin/echo
+expect "a concurrent load is detected and the edit retried" 0 \
+	"added: 7/udp /usr/bin/echo" \
+	"kportreserve: the policy changed during the edit (generation $g, now $((g + 1))); trying again"
+expect_policy "both the concurrent rule and the edit are in force" \
+	"7/udp /usr/bin/echo
+$P1
+9001/udp /usr/bin/other"
+rm -f "$T/done" "$T/n"
+"$K" load "$T/p1" >/dev/null
+g=$(gen)
+run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 0" \
+	"$K" del 80/tcp /usr/sbin/nginx
+expect "an edit that keeps racing gives up: exit 4" 4 "" \
+	"kportreserve: the policy changed during the edit (generation $g, now $((g + 1))); trying again
+kportreserve: the policy changed during the edit (generation $((g + 1)), now $((g + 2))); trying again
+kportreserve: the policy changed during the edit (generation $((g + 2)), now $((g + 3)))
+kportreserve: gave up after 3 attempts; nothing was written"
+expect_policy "the racing edit wrote nothing" "$P1
+9001/udp /usr/bin/other
+9002/udp /usr/bin/other
+9003/udp /usr/bin/other"
+
+# --- denials -------------------------------------------------------------
+
+if [ -e "$FS/denials" ] && [ "$(cat "$FS/mode" 2>/dev/null)" != permissive ]; then
+	"$K" add 7777/tcp /nonexistent/server >/dev/null
+	nc -l -p 7777 </dev/null >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	kill "$pid" 2>/dev/null && not_ok "a denied bind fails" "nc listened"
+	wait "$pid" 2>/dev/null
+	run "$K" status
+	if grep -Eq '^7777/tcp +[1-9][0-9]* +0 +[0-9]+ +/bin/busybox$' "$T/out"; then
+		ok "status shows the denial"
+	else
+		not_ok "status shows the denial" "$out"
+	fi
+else
+	ok "status shows the denial # SKIP no denials file or permissive"
+fi
+
+# --- back to the empty policy --------------------------------------------
+
+: >"$T/empty"
+run "$K" load "$T/empty"
+[ "$rc" = 0 ] && ok "load of an empty file" ||
+	not_ok "load of an empty file" "$err"
+expect_policy "the empty policy is in force" ""
+run "$K" status
+grep -qx "no reserved ports" "$T/out" && ok "status of the empty policy" ||
+	not_ok "status of the empty policy" "$out"
+
+finish

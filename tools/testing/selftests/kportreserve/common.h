@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kportreserve selftests: what the test programs share.
+ *
+ * Program identity is the executable's path, so a test copies its own
+ * program to several paths and runs the copies, with "--bind ...", as the
+ * programs a policy lists or does not list.
+ */
+#ifndef _KPR_SELFTEST_COMMON_H
+#define _KPR_SELFTEST_COMMON_H
+
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <grp.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+#ifndef SOL_SCTP
+#define SOL_SCTP 132
+#endif
+/* From <linux/sctp.h>, which clashes with <netinet/in.h>. */
+#define SCTP_SOCKOPT_BINDX_ADD 100
+
+#define POLICY		"/sys/kernel/security/kportreserve/policy"
+#define KPR_FS		"/sys/kernel/security/kportreserve"
+#define STATS		KPR_FS "/stats"
+#define MODE		KPR_FS "/mode"
+#define LOCK		KPR_FS "/lock"
+#define DENIALS		KPR_FS "/denials"
+#define WORKDIR		"/tmp/kpr-selftest"
+#define OWNER		WORKDIR "/owner"
+#define SECOND		WORKDIR "/second"
+#define IMPOSTOR	WORKDIR "/impostor"
+#define SIN6_LEN_RFC2133 24
+
+/* Exit codes of "--bind" beside errno values: the socket could not be made. */
+#define NO_SOCKET	200
+#define USAGE		201
+
+/* ---- the binder: what a copy of this program does with --bind ---- */
+
+static inline int make_socket(char family, const char *type)
+{
+	int domain = (family == '4' || family == 'u') ? AF_INET : AF_INET6;
+
+	if (!strcmp(type, "tcp"))
+		return socket(domain, SOCK_STREAM, IPPROTO_TCP);
+	if (!strcmp(type, "mptcp"))
+		return socket(domain, SOCK_STREAM, IPPROTO_MPTCP);
+	if (!strcmp(type, "udp"))
+		return socket(domain, SOCK_DGRAM, IPPROTO_UDP);
+	if (!strcmp(type, "udplite"))
+		return socket(domain, SOCK_DGRAM, IPPROTO_UDPLITE);
+	if (!strcmp(type, "sctp"))
+		return socket(domain, SOCK_STREAM, IPPROTO_SCTP);
+	if (!strcmp(type, "sctpseq"))
+		return socket(domain, SOCK_SEQPACKET, IPPROTO_SCTP);
+	return -1;
+}
+
+/* FAMILY as bind_once() takes it, as an address of PORT; returns its length. */
+static inline socklen_t make_addr(char family, int port,
+				  struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (family == '6' || family == 'm') {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		if (family == 'm')
+			inet_pton(AF_INET6, "::ffff:0.0.0.0", &sin6->sin6_addr);
+		return sizeof(*sin6);
+	}
+	sin->sin_family = family == 'u' ? AF_UNSPEC : AF_INET;
+	sin->sin_port = htons(port);
+	sin->sin_addr.s_addr = htonl(INADDR_ANY);
+	return sizeof(*sin);
+}
+
+/*
+ * Bind a new socket: FAMILY is 4 (IPv4), 6 (IPv6), m (IPv4-mapped IPv6)
+ * or u (AF_UNSPEC with INADDR_ANY on an IPv4 socket); FLAGS may hold s
+ * (short addrlen) and x (SCTP: add the address with sctp_bindx(), the
+ * SCTP_SOCKOPT_BINDX_ADD socket option, on the unbound socket, so that it
+ * picks the port). Returns 0 or the errno of bind() or setsockopt().
+ */
+static inline int bind_once(char family, const char *type, int port,
+			    const char *flags)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(family, port, &ss);
+	int fd, err;
+
+	fd = make_socket(family, type);
+	if (fd < 0)
+		return NO_SOCKET;
+	if (strchr(flags, 's'))
+		len = (family == '6' || family == 'm') ? SIN6_LEN_RFC2133 - 1 :
+							 sizeof(struct sockaddr_in) - 1;
+	if (strchr(flags, 'x'))
+		err = setsockopt(fd, SOL_SCTP, SCTP_SOCKOPT_BINDX_ADD, &ss,
+				 len) ? errno : 0;
+	else
+		err = bind(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/* The local port of a socket, or -1. */
+static inline int local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return -1;
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/*
+ * Let the kernel pick a port, the way HOW says: bind0 (bind() to port 0),
+ * listen (listen() unbound), connect (connect() unbound to PEER on
+ * 127.0.0.1 or ::1) or sendto (sendto() unbound to PEER). Prints the
+ * port it got on stdout; returns 0 or the errno of the call.
+ */
+static inline int autobind_once(char family, const char *type,
+				const char *how, int peer)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(family, 0, &ss);
+	int fd, err;
+
+	fd = make_socket(family, type);
+	if (fd < 0)
+		return NO_SOCKET;
+	if (!strcmp(how, "bind0")) {
+		err = bind(fd, (struct sockaddr *)&ss, len);
+	} else if (!strcmp(how, "listen")) {
+		err = listen(fd, 1);
+	} else {
+		len = make_addr(family, peer, &ss);
+		if (family == '6')
+			inet_pton(AF_INET6, "::1",
+				  &((struct sockaddr_in6 *)&ss)->sin6_addr);
+		else
+			inet_pton(AF_INET, "127.0.0.1",
+				  &((struct sockaddr_in *)&ss)->sin_addr);
+		if (!strcmp(how, "connect"))
+			err = connect(fd, (struct sockaddr *)&ss, len);
+		else
+			err = sendto(fd, "x", 1, 0, (struct sockaddr *)&ss,
+				     len) == 1 ? 0 : -1;
+	}
+	err = err ? errno : 0;
+	if (!err)
+		printf("%d\n", local_port(fd));
+	close(fd);
+	return err;
+}
+
+/*
+ * argv: --bind FAMILY TYPE PORT FLAGS, where FLAGS may also hold n (bind
+ * in a new network namespace) and w (say "r" on stdout, then wait for a
+ * byte on stdin before binding); --hammer FAMILY TYPE PORT COUNT ERRNO
+ * binds COUNT times and exits 0 only if every bind gave ERRNO; --auto
+ * FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
+ * another program; --setid UID GID PATH ARGS... runs it with those ids.
+ */
+static inline int binder_main(int argc, char **argv)
+{
+	char c;
+
+	if (!strcmp(argv[1], "--exec") && argc > 2) {
+		execv(argv[2], argv + 2);
+		return USAGE;
+	}
+	if (!strcmp(argv[1], "--setid") && argc > 4) {
+		gid_t gid = atoi(argv[3]);
+
+		if (setgroups(1, &gid) || setresgid(gid, gid, gid) ||
+		    setresuid(atoi(argv[2]), atoi(argv[2]), atoi(argv[2])))
+			return USAGE;
+		execv(argv[4], argv + 4);
+		return USAGE;
+	}
+	if (!strcmp(argv[1], "--hammer") && argc == 7) {
+		int i, count = atoi(argv[5]), want = atoi(argv[6]);
+
+		for (i = 0; i < count; i++)
+			if (bind_once(argv[2][0], argv[3], atoi(argv[4]), "") != want)
+				return 1;
+		return 0;
+	}
+	if (!strcmp(argv[1], "--auto") && argc == 6)
+		return autobind_once(argv[2][0], argv[3], argv[4],
+				     atoi(argv[5]));
+	if (strcmp(argv[1], "--bind") || argc != 6)
+		return USAGE;
+	if (strchr(argv[5], 'n') && unshare(CLONE_NEWNET))
+		return USAGE;
+	if (strchr(argv[5], 'w')) {
+		if (write(1, "r", 1) != 1 || read(0, &c, 1) != 1)
+			return USAGE;
+	}
+	return bind_once(argv[2][0], argv[3], atoi(argv[4]), argv[5]);
+}
+
+static inline bool is_binder(int argc, char **argv)
+{
+	return argc > 1 && (!strcmp(argv[1], "--bind") ||
+			    !strcmp(argv[1], "--hammer") ||
+			    !strcmp(argv[1], "--auto") ||
+			    !strcmp(argv[1], "--setid") ||
+			    !strcmp(argv[1], "--exec"));
+}
+
+/* ---- helpers of the tests ---- */
+
+static inline int wait_exit(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static inline int run(const char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return wait_exit(pid);
+}
+
+/* Run PROG to bind PORT; returns 0 or the errno it got. */
+static inline int bind_as(const char *prog, const char *family,
+			  const char *type, int port, const char *flags)
+{
+	char portbuf[16];
+	const char *const argv[] = { prog, "--bind", family, type,
+			 portbuf, flags, NULL };
+
+	snprintf(portbuf, sizeof(portbuf), "%d", port);
+	return run(argv);
+}
+
+static inline int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out;
+	ssize_t n;
+
+	in = open(from, O_RDONLY);
+	if (in < 0)
+		return -1;
+	unlink(to);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	close(in);
+	return close(out) || n < 0 ? -1 : 0;
+}
+
+/* Copies of this program that play the owner, a second owner, an impostor. */
+static inline int make_programs(void)
+{
+	mkdir(WORKDIR, 0755);
+	return copy_file("/proc/self/exe", OWNER) ||
+	       copy_file("/proc/self/exe", SECOND) ||
+	       copy_file("/proc/self/exe", IMPOSTOR) ? -1 : 0;
+}
+
+static inline int write_all(int fd, const char *text, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0)
+			return -errno;
+		text += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Replace the policy; returns 0 or -errno from write() or close(). */
+static inline int load_policy(const char *text)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, text, strlen(text));
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/* The whole content of a file, NUL-terminated; free() it. NULL if absent. */
+static inline char *read_file(const char *path)
+{
+	size_t size = 1 << 16, len = 0;
+	char *buf = malloc(size);
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	while ((n = read(fd, buf + len, size - len - 1)) > 0) {
+		len += n;
+		if (size - len < 2) {
+			size *= 2;
+			buf = realloc(buf, size);
+			if (!buf)
+				abort();
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The policy in force, as read back; free() it. */
+static inline char *read_policy(void)
+{
+	char *text = read_file(POLICY);
+
+	if (!text)
+		abort();
+	return text;
+}
+
+/* Write TEXT to PATH in one write(); returns 0 or -errno. */
+static inline int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * Run PROG --auto FAMILY TYPE HOW PEER: returns 0 with the port it got in
+ * *port, or the errno of the call.
+ */
+static inline int auto_as(const char *prog, const char *family,
+			  const char *type, const char *how, int peer,
+			  int *port)
+{
+	char peerbuf[16], out[32] = "";
+	const char *const argv[] = { prog, "--auto", family, type, how,
+				     peerbuf, NULL };
+	int fds[2], rc;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(peerbuf, sizeof(peerbuf), "%d", peer);
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	n = read(fds[0], out, sizeof(out) - 1);
+	close(fds[0]);
+	rc = wait_exit(pid);
+	*port = n > 0 ? atoi(out) : -1;
+	return rc;
+}
+
+static inline long long stat_value(const char *name)
+{
+	char key[64];
+	long long value, found = -1;
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &value) == 2)
+		if (!strcmp(key, name))
+			found = value;
+	fclose(f);
+	return found;
+}
+
+#endif /* _KPR_SELFTEST_COMMON_H */
