@@ -13,7 +13,7 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug upstream demo shell lint fuzz admin check clean help
+	selftest-debug upstream demo shell lint docs fuzz admin patches check clean help
 
 all: check
 
@@ -57,6 +57,15 @@ shell: deps
 
 lint: deps
 	@$(WB)/lint.sh
+
+# The git format-patch series against pristine Linux, checked with
+# checkpatch.pl --strict and git am (build/patches-$(KVER)).
+patches: deps
+	@$(WB)/patches.sh
+
+# kernel-doc -Wall on the sources, docutils on the admin guide and README.
+docs: deps
+	@$(WB)/docs.sh
 
 # kportreserve(8) against a fake securityfs directory.
 admin: deps

@@ -96,7 +96,7 @@ int kpr_commit_policy(struct kpr_policy *pol)
 
 	mutex_lock(&kpr_control_lock);
 	if (kpr_locked) {
-		pr_warn("policy is locked until reboot; policy unchanged\n");
+		pr_warn("policy is locked until reboot (kportreserve.lock); policy unchanged\n");
 		err = -EPERM;
 		kpr_audit_policy_load(pol, err);
 	} else {
@@ -125,7 +125,7 @@ int kpr_set_mode(bool permissive)
 	mutex_lock(&kpr_control_lock);
 	old = kpr_permissive;
 	if (kpr_locked) {
-		pr_warn("mode is locked until reboot; mode stays %s\n",
+		pr_warn("mode is locked until reboot (kportreserve.lock); mode stays %s\n",
 			kpr_mode_name(old));
 		err = -EPERM;
 	} else {

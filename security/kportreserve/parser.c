@@ -653,6 +653,9 @@ int kpr_parser_feed(struct kpr_parser *p, const char *buf, size_t len)
 			return err;
 		buf += chunk + 1;
 		len -= chunk + 1;
+		/* One write may carry a million lines. */
+		if (!(p->line % 1024))
+			kpr_yield();
 	}
 	return 0;
 }

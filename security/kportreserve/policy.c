@@ -344,8 +344,9 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 					lockdep_is_held(&kpr_policy_lock));
 	generation = old ? old->generation + 1 : 1;
 	pol->generation = generation;
-	rcu_assign_pointer(kpr_active_policy, pol);
+	/* Steer automatic assignment off the new ports before they count. */
 	kpr_autobind_sync(pol);
+	rcu_assign_pointer(kpr_active_policy, pol);
 	mutex_unlock(&kpr_policy_lock);
 
 	/* From here on @pol may be replaced and freed by another writer. */

@@ -5,7 +5,7 @@
 # N failed" line; the run fails if any stage failed.
 . "$(dirname "$0")/lib.sh"
 
-stages=(lint fuzz admin kunit selftest upstream "selftest debug")
+stages=(lint docs fuzz admin "kunit vm" selftest upstream "selftest debug")
 failed=()
 start=$SECONDS
 for stage in "${stages[@]}"; do

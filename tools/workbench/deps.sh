@@ -8,7 +8,7 @@ pkgs=(
 	"linux-source-$KVER" build-essential bc bison flex cpio kmod
 	libelf-dev libssl-dev python3 rsync xz-utils ccache sparse
 	qemu-system-x86 busybox-static clang libclang-rt-14-dev
-	python3-docutils libcap-dev groff-base systemd
+	python3-docutils libcap-dev groff-base systemd python3-ply python3-git
 )
 missing=()
 for p in "${pkgs[@]}"; do

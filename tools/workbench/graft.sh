@@ -27,6 +27,9 @@ for dir in security/kportreserve lib/kunit-tests \
 	rsync -r --checksum "$TOP/$dir/" "$SRC/$dir/"
 done
 
+# kunit.py --kunitconfig security/kportreserve, as in a kernel tree.
+cp "$TOP/.kunitconfig" "$SRC/security/kportreserve/.kunitconfig"
+
 for p in "$patches"/*.patch; do
 	[ -e "$p" ] || continue
 	if patch -d "$SRC" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then

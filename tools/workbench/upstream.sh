@@ -3,9 +3,10 @@
 # Code nobody here wrote, against our kernel: the kernel's own bind tests
 # (tools/testing/selftests/net), Landlock's net_test and
 # lsm_list_modules_test, run in the VM twice, with kportreserve enabled
-# and a policy that reserves other ports (outside the ephemeral range, which
-# automatic assignment may pick) loaded, and with kportreserve left
-# out of lsm=. Every test must give the same result in both boots.
+# and a policy that reserves other ports loaded (some in the ephemeral
+# range: automatic assignment must steer around them), and with
+# kportreserve left out of lsm=. Every test must give the same result in
+# both boots.
 # Ends with "upstream: N passed, N failed", one per test.
 . "$(dirname "$0")/lib.sh"
 
@@ -37,7 +38,7 @@ build lsm_list_modules_test "$st/lsm/lsm_list_modules_test.c" "$st/lsm/common.c"
 
 {
 	echo 'P=/sys/kernel/security/kportreserve/policy'
-	echo '[ -e $P ] && printf "1-1000 /usr/sbin/nobody\n61000-61100/tcp <kernel>\n" >$P'
+	echo '[ -e $P ] && printf "1-1000 /usr/sbin/nobody\n40000-40999 /usr/sbin/nobody\n61000-61100/tcp <kernel>\n" >$P'
 	echo 'echo "UPSTREAM-LSM $(cat /sys/kernel/security/lsm)"'
 	for t in "${tests[@]}"; do
 		echo "/opt/up/$t >/tmp/$t.out 2>&1; rc=\$?"

@@ -33,7 +33,7 @@ fi
 	die "VM hung: no end after ${limit}s (console log: $log)"
 grep -q 'KPR-VM-DONE' "$log" ||
 	die "VM ended before its payload did (console log: $log)"
-if grep -nE 'BUG:|WARNING:|Kernel panic|Oops|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|KASAN:|unreferenced object|kmemleak: [1-9][0-9]* new suspected' "$log" >&2; then
+if grep -nE 'BUG:|WARNING:|Kernel panic|Oops|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|detected stalls|soft lockup|hung_task|KASAN:|unreferenced object|kmemleak: [1-9][0-9]* new suspected' "$log" >&2; then
 	die "the guest kernel reported a problem (console log: $log)"
 fi
 exit 0

@@ -6,7 +6,7 @@
 # write of the policy simply replaces the file, so that what the command
 # wrote can be checked. Builds the command with ASan and UBSan first.
 #
-#   sh tools/kportreserve/tests/run.sh
+#   make -C tools/kportreserve check
 #
 # Prints "ok N - what" or "not ok N - what" per check, and ends with the
 # line "admin: N passed, N failed"; exits non-zero if a check failed.

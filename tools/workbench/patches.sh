@@ -1,0 +1,513 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make patches: this tree as a "git format-patch" series against the
+# pristine Linux source, the form in which it would be posted: the LSM,
+# its KUnit tests, its selftests, kportreserve(8) and the admin guide as
+# five patches behind a cover letter, each with the glue for upstream
+# files that concerns it.
+#
+# The series is made from what is committed (HEAD), so that it can be
+# rebuilt from a commit id; PATCHES_WORKTREE=1 takes the working tree
+# instead (tracked and untracked files, but not ignored ones). Commits
+# carry the identity and date of our HEAD commit, so the same HEAD gives
+# the same series, byte for byte.
+#
+# Then it checks the series: checkpatch.pl --strict on every patch,
+# "git am" onto a fresh clone of the pristine source giving the same tree,
+# and, with PATCHES_BUILD set, a build after each patch (see build_each).
+# Ends with "patches: N passed, N failed", one per check.
+#
+# Under build/: pristine-KVER (the unpacked source as one git commit,
+# made once), series-KVER (where the series is committed), am-KVER (where
+# it is applied again) and patches-KVER (the series).
+. "$(dirname "$0")/lib.sh"
+
+tarball=/usr/src/linux-source-$KVER.tar.xz
+pristine=$BUILD/pristine-$KVER
+series=$BUILD/series-$KVER
+am=$BUILD/am-$KVER
+out=$BUILD/patches-$KVER
+log=$BUILD/patches-$KVER.log
+base_branch=linux-$KVER
+branch=kportreserve
+maint_title="KPORTRESERVE SECURITY MODULE"
+passed=0 failed=0
+
+# git in the repositories under build/, blind to the user's and the
+# system's configuration: a format.* or diff.* setting there would change
+# the series, and a commit hook or signing would get in the way.
+g() { GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git "$@"; }
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); say "patches: $*"; }
+
+# The author of our HEAD commit signs the series, at the date of HEAD.
+ident_name=$(git -C "$TOP" log -1 --format=%an)
+ident_email=$(git -C "$TOP" log -1 --format=%ae)
+ident="$ident_name <$ident_email>"
+export GIT_AUTHOR_NAME=$ident_name GIT_COMMITTER_NAME=$ident_name
+export GIT_AUTHOR_EMAIL=$ident_email GIT_COMMITTER_EMAIL=$ident_email
+
+[ -f "$tarball" ] || die "$tarball missing: run 'make deps'"
+mkdir -p "$BUILD"
+: >"$log"
+start=$SECONDS
+
+# --- The pristine source, as a git repository -----------------------------
+#
+# Made once: "git add" of some 90,000 files takes a while. The stamp names
+# the tarball and the identity it was made with, so a new linux-source
+# package makes it again. The commit date is the mtime of the top Makefile
+# in the tarball, so that its id, which is the parent of the series, does
+# not depend on when it was made.
+stamp="$(stat -c '%s %Y' "$tarball") $ident"
+if [ "$(cat "$pristine/.git/kportreserve-pristine" 2>/dev/null)" != "$stamp" ]; then
+	say "patches: making the pristine repository from $tarball (once)"
+	# The clones borrow its objects (--shared): they go with it.
+	rm -rf "$pristine" "$pristine.tmp" "$series" "$am" \
+		"$BUILD/linux-source-$KVER"
+	mkdir -p "$pristine.tmp"
+	tar -C "$pristine.tmp" -xf "$tarball"
+	[ -f "$pristine.tmp/linux-source-$KVER/Makefile" ] ||
+		die "$tarball does not hold linux-source-$KVER/"
+	mv "$pristine.tmp/linux-source-$KVER" "$pristine"
+	rmdir "$pristine.tmp"
+	date=$(stat -c %Y "$pristine/Makefile")
+	g -C "$pristine" init -q -b "$base_branch"
+	# No automatic gc: the clones share these objects.
+	g -C "$pristine" config gc.auto 0
+	# -f: Debian's .gitignore starts with ".*", which would leave out
+	# .gitignore, .mailmap, .kunitconfig and the like.
+	g -C "$pristine" add -A -f
+	GIT_AUTHOR_DATE="@$date +0000" GIT_COMMITTER_DATE="@$date +0000" \
+		g -C "$pristine" commit -q --no-verify \
+		-m "Linux $KVER (Debian linux-source-$KVER)"
+	echo "$stamp" >"$pristine/.git/kportreserve-pristine"
+fi
+base=$(g -C "$pristine" rev-parse "$base_branch")
+say "patches: pristine $KVER at $(g -C "$pristine" rev-parse --short "$base") ($((SECONDS - start)) s)"
+
+# From here on every commit has the date of our HEAD commit.
+GIT_AUTHOR_DATE=$(git -C "$TOP" log -1 --format=%cI)
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+
+# --- Our files -------------------------------------------------------------
+#
+# A snapshot of this repository, so that every step below reads the same
+# content: HEAD, or with PATCHES_WORKTREE=1 the files git does not ignore.
+snap=$(mktemp -d "$BUILD/patches-src.XXXXXX")
+trap 'rm -rf "$snap"' EXIT
+mkdir "$snap/tree"
+if [ -n "${PATCHES_WORKTREE:-}" ]; then
+	say "patches: PATCHES_WORKTREE set: the series is the working tree, not HEAD"
+	(cd "$TOP" && git ls-files -z -co --exclude-standard |
+	 while IFS= read -r -d '' f; do
+		# Deleted but not yet committed: not part of the tree.
+		[ -e "$f" ] && printf '%s\0' "$f"
+	 done | tar --null -T - -cf -) | tar -C "$snap/tree" -xf -
+else
+	git -C "$TOP" archive HEAD | tar -C "$snap/tree" -xf -
+fi
+
+# --- The series ------------------------------------------------------------
+#
+# The work clone is reset to the pristine commit on every run and the five
+# commits are made again on top of it.
+if [ ! -d "$series/.git" ]; then
+	g clone -q --shared "$pristine" "$series"
+	g -C "$series" config gc.auto 0
+fi
+g -C "$series" checkout -q -f -B "$branch" "$base"
+g -C "$series" clean -q -fdx
+
+# Mail loses carriage returns: "git am" strips them, and checkpatch calls
+# them DOS line endings. A file of ours that has them on purpose, such as
+# a fuzzer seed, goes as a binary patch, which carries it intact.
+(cd "$snap/tree" && { grep -rlI $'\r' . || true; }) | sed 's|^\.||; s|$| binary|' \
+	>"$series/.git/info/attributes"
+
+# ours PATH...: copy our files into the series and stage them; -f because
+# the kernel's .gitignore would skip our own .gitignore and .kunitconfig.
+ours() {
+	local p
+	for p; do
+		[ -e "$snap/tree/$p" ] || die "$p is not in our tree"
+		mkdir -p "$series/$(dirname "$p")"
+		cp -a "$snap/tree/$p" "$series/$(dirname "$p")/"
+	done
+	g -C "$series" add -f -- "$@"
+}
+
+# glue NNNN [git apply options]: apply glue patch NNNN of
+# tools/workbench/patches/KVER to the series; options such as
+# --include=PATH split one between patches.
+glue_dir=$snap/tree/tools/workbench/patches/$KVER
+glue_used=" "
+glue() {
+	local n=$1 p
+	shift
+	p=$(ls "$glue_dir/$n"-*.patch 2>/dev/null) || die "no glue patch $n for $KVER"
+	g -C "$series" apply --index "$@" "$p" ||
+		die "glue patch $(basename "$p") does not apply to the pristine source"
+	glue_used="$glue_used$(basename "$p") "
+}
+
+# maintainers PATTERN: add "F: PATTERN" to our MAINTAINERS section,
+# making the section first, in its alphabetical place. Every patch adds
+# the lines for its own files: checkpatch asks for a MAINTAINERS update
+# in each patch that adds files, whatever an earlier patch said.
+maintainers() {
+	local tmp=$snap/MAINTAINERS
+	LC_ALL=C awk -v title="$maint_title" -v m="M:	$ident" \
+		-v f="F:	$1" '
+	{ line[NR] = $0 }
+	END {
+		# A section title follows a blank line and precedes "X:<TAB>".
+		# The sections are not all in order (LPC32XX DMAMUX SUPPORT sits
+		# among the ARM/ ones), so ours goes before the last title
+		# that sorts after it and follows one that sorts before it.
+		for (i = 2; i < NR; i++) {
+			if (line[i - 1] != "" || line[i] == "" ||
+			    line[i + 1] !~ /^[A-Z]:\t/)
+				continue
+			t = toupper(line[i])
+			if (t == title) { found = i; at = 0; break }
+			if (t > title && prev != "" && prev < title)
+				at = i
+			prev = t
+		}
+		if (found) {
+			# checkpatch wants the F: lines in byte order.
+			for (j = found + 1; j <= NR && line[j] != ""; j++)
+				if (!at && line[j] ~ /^F:/ && line[j] > f)
+					at = j
+			if (!at)
+				at = j
+		} else if (!at) {
+			exit 1
+		}
+		for (i = 1; i <= NR; i++) {
+			if (i == at && found) {
+				print f
+			} else if (i == at) {
+				print title
+				print m
+				print "L:\tlinux-security-module@vger.kernel.org"
+				print "S:\tMaintained"
+				print f
+				print ""
+			}
+			print line[i]
+		}
+		if (at > NR)
+			print f
+	}' "$series/MAINTAINERS" >"$tmp" || die "no place for $maint_title in MAINTAINERS"
+	cat "$tmp" >"$series/MAINTAINERS"
+	g -C "$series" add MAINTAINERS
+}
+
+# commit SUBJECT: commit what is staged; the body comes on standard input.
+commit() {
+	{
+		printf '%s\n\n' "$1"
+		cat
+		printf '\nSigned-off-by: %s\n' "$ident"
+	} | g -C "$series" commit -q --no-verify --cleanup=whitespace -F -
+}
+
+ours security/kportreserve
+glue 0001
+maintainers security/kportreserve/
+commit "security: add the kportreserve LSM" <<'EOF'
+Local ports are handed out first come, first served. A service that
+starts late finds its port taken by whatever asked first: a client the
+kernel happened to give it to, a misconfigured program, or a program
+that squats on it on purpose. The existing answers each leave a gap:
+net.ipv4.ip_local_reserved_ports only steers the automatic assignment,
+and any program may still bind() the port by number; the portreserve
+daemon holds the port until the service starts and so races with it;
+socket activation works only for programs changed to accept their
+socket from systemd.
+
+kportreserve lets the administrator reserve ports for the programs that
+own them. Once a policy such as
+
+    443/tcp      /usr/sbin/nginx
+    8000-8099    /opt/app/bin/server
+    8080/tcp     /usr/bin/python3 uid=1000
+
+is written to /sys/kernel/security/kportreserve/policy, the socket_bind
+and sctp_bind_connect hooks let a bind() to a reserved port succeed only
+for the executables listed for it; every other program gets EADDRINUSE,
+as if the port were taken. A port without a rule costs one bit test.
+
+Rules cover TCP, UDP and SCTP, and uid= and gid= restrict one to a user
+or group. Each policy load marks the reserved ports in
+ip_local_reserved_ports, so that the kernel does not hand them out
+automatically either. A policy can be built in and put in force before
+init runs (SECURITY_KPORTRESERVE_BOOT_POLICY), a permissive mode logs
+and counts instead of refusing, and a lock fixes the policy and the mode
+until reboot. Denials, policy loads and mode changes get the audit
+record types 1430 to 1432; securityfs also has counters and the last
+offender of each port. A new policy is built aside and swapped in under
+RCU, so a bad line leaves the old one in force.
+
+The LSM gets the id LSM_ID_KPORTRESERVE and is counted in
+MAX_LSM_COUNT. SECURITY_KPORTRESERVE_KUNIT_TEST is used by the next
+patch, which adds the tests.
+
+kportreserve descends from Tetsuo Handa's KPortReserve RFC of 2013,
+which could not be merged while only one LSM could be active; it now
+stacks with the others.
+EOF
+
+# kunit.py takes a directory for --kunitconfig and reads .kunitconfig in
+# it, as for security/landlock: the tests are of security/kportreserve.
+ours lib/kunit-tests
+cp "$snap/tree/.kunitconfig" "$series/security/kportreserve/.kunitconfig"
+g -C "$series" add -f security/kportreserve/.kunitconfig
+glue 0002
+maintainers lib/kunit-tests/
+commit "lib/kunit-tests: add KUnit tests for kportreserve" <<'EOF'
+Test the policy parser and the policy itself without booting a kernel
+that enforces one. The parser suite feeds it valid and malformed
+policies, whole and in pieces, and checks the rules it makes, the error
+it reports and the line it names, and its limits; the policy suite
+builds policies and checks which program, user and group may bind which
+port, the canonical text read back, and a policy swapped while readers
+hold the old one.
+
+The suites reach the module's non-static functions through its headers.
+Run them with
+
+    ./tools/testing/kunit/kunit.py run --kunitconfig security/kportreserve
+EOF
+
+ours tools/testing/selftests/kportreserve
+glue 0003
+maintainers tools/testing/selftests/kportreserve/
+commit "selftests: add kportreserve tests" <<'EOF'
+Test kportreserve in a booted kernel, as root, replacing the policy in
+force while they run: kportreserve_test checks binds by the owner and by
+impostors over TCP, UDP, SCTP and MPTCP, the identity of a program
+(chroot, unlinked and replaced binaries, exec, user and mount
+namespaces), loading the policy write by write, and the counters;
+admin_test checks the permissive mode, the lock, the boot policy, the
+audit records, the denials file and the uid= and gid= qualifiers;
+autobind_test checks that the kernel never assigns a reserved port.
+
+Teach lsm_list_modules_test the new LSM id, and build the tests with
+the other targets.
+EOF
+
+ours tools/kportreserve
+maintainers tools/kportreserve/
+commit "tools: add kportreserve(8), the admin command" <<'EOF'
+Writing the policy file is enough to use kportreserve, but an
+administrator also wants to check a policy before loading it, see the
+one in force with its counters and denials, add or remove a rule
+without retyping the rest, and ask who may bind a port. kportreserve(8)
+does that with check, load, status, add, del and who, and
+import-portreserve turns the configuration of the portreserve daemon
+into a policy.
+
+It builds the kernel's own parser.c unchanged, so that it accepts and
+refuses exactly what the kernel does, and needs nothing but libc. A
+systemd unit loads /etc/kportreserve/policy before the network comes
+up. tests/run.sh tests the command against a fake securityfs directory,
+tests/vm.sh against the real one, and fuzz/ fuzzes the parser with
+libFuzzer in user space.
+EOF
+
+ours Documentation/admin-guide/LSM/kportreserve.rst
+glue 0004
+maintainers Documentation/admin-guide/LSM/kportreserve.rst
+commit "Documentation: add the kportreserve admin guide" <<'EOF'
+Describe kportreserve for the administrator: why it exists, how to
+enable it, the policy language and the boot policy, the files under
+/sys/kernel/security/kportreserve/ and their errors, the modes and the
+lock, how a bind is decided and how reserved ports are kept out of
+automatic assignment, the audit records, the admin command, and what
+kportreserve does not cover. List the guide in the LSM toctree, and
+the boot parameters kportreserve.mode= and kportreserve.lock= in
+kernel-parameters.txt.
+EOF
+
+# --- The cover letter and the patches --------------------------------------
+#
+# format-patch takes the cover letter's subject and body from the branch
+# description; what it cannot know is stated here.
+sublevel=$(sed -n 's/^SUBLEVEL = //p' "$pristine/Makefile")
+g -C "$series" config "branch.$branch.description" "$(cat <<EOF
+kportreserve: reserve local ports for the programs that own them
+
+Local ports are handed out first come, first served, and a service that
+starts late finds its port taken by whatever asked first. The existing
+answers each leave a gap: net.ipv4.ip_local_reserved_ports only steers
+the kernel's automatic assignment and any program may still bind() the
+port by number, the portreserve daemon races with the service it holds
+the port for, and socket activation needs programs changed to accept
+their socket from systemd.
+
+kportreserve is a small stackable LSM that closes the gap. The
+administrator writes a policy such as
+
+    80/tcp       /usr/sbin/nginx
+    5353/udp     /usr/sbin/avahi-daemon
+    8000-8099    /opt/app/bin/server
+    8080/tcp     /usr/bin/python3 uid=1000
+
+to /sys/kernel/security/kportreserve/policy; from then on a bind() to a
+reserved port succeeds only for the programs listed for it, and every
+other program gets EADDRINUSE, as if the port were taken. Ports with no
+rule cost one bit test. TCP, UDP and SCTP are covered, rules may be
+restricted to a uid or gid, reserved ports are kept out of automatic
+assignment through ip_local_reserved_ports, a policy can be built in
+and put in force before init, and a permissive mode, a lock, audit
+records and per-port denial figures help to deploy it. It descends from
+Tetsuo Handa's KPortReserve RFC of 2013, which could not be merged
+while only one LSM could be active.
+
+Patch 1 adds the LSM, its LSM id and audit record types, patch 2 its
+KUnit tests, patch 3 its selftests, patch 4 kportreserve(8), an admin
+command that shares the kernel's parser, and patch 5 the admin guide.
+Each patch builds on its own.
+
+The series is against Linux $KVER.$sublevel as shipped in Debian's
+linux-source-$KVER. It was tested there with checkpatch.pl --strict,
+a W=1 build under sparse, the KUnit suites under UML, the selftests in
+an x86_64 QEMU guest on a plain kernel and on one with KASAN and
+lockdep, the kernel's own bind, Landlock and lsm_list_modules selftests
+with kportreserve enabled and left out of lsm= (same results), the
+tests of kportreserve(8), and libFuzzer on the policy parser.
+EOF
+)"
+
+# --abbrev: git would pick the length of the blob ids in the "index"
+# lines from the number of objects, which differs between clones.
+rm -rf "$out"
+mapfile -t files < <(g -C "$series" format-patch --cover-letter \
+	--cover-from-description=subject --abbrev=12 -o "$out" "$base..$branch")
+[ "${#files[@]}" = 6 ] || die "format-patch made ${#files[@]} files, not 6"
+cover=${files[0]} patches=("${files[@]:1}")
+! grep -q '\*\*\*' "$cover" || die "cover letter still has a placeholder"
+say "patches: series made ($((SECONDS - start)) s)"
+
+# --- Checks ------------------------------------------------------------------
+
+# Nothing copied into the series was left out of it, and every glue patch
+# of this kernel series found its way in.
+if [ -z "$(g -C "$series" status --porcelain --ignored --untracked-files=all)" ]; then
+	pass
+else
+	fail "files left out of the series in $series:"
+	g -C "$series" status --short --ignored --untracked-files=all >&2
+fi
+missing=
+for p in "$glue_dir"/*.patch; do
+	[ -e "$p" ] || continue
+	case $glue_used in *" $(basename "$p") "*) ;; *) missing="$missing $(basename "$p")" ;; esac
+done
+if [ -z "$missing" ]; then pass; else fail "glue patches not in the series:$missing"; fi
+
+# checkpatch.pl of the pristine source, on each patch as it would be
+# mailed (commit message, Signed-off-by and MAINTAINERS included). In a
+# git tree it validates SPDX ids with scripts/spdxcheck.py, which wants
+# python3-ply and python3-git: Debian's python3 has them, not
+# necessarily the first python3 on PATH. Without them checkpatch accepts
+# any id.
+cp_path=/usr/bin:$PATH
+PATH=$cp_path python3 -c 'import ply, git' 2>/dev/null ||
+	say "patches: no python3-ply or python3-git: SPDX ids are not checked"
+for p in "${patches[@]}"; do
+	ignore=
+	case $p in
+	*-tools-add-kportreserve*)
+		# kportreserve(8) defines __printf() for itself, as user
+		# space code in tools/ does (tools/include/linux/compiler.h):
+		# the kernel macro that checkpatch points to is not there.
+		# libFuzzer calls LLVMFuzzerTestOneInput() by that name.
+		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE ;;
+	esac
+	echo "== checkpatch $(basename "$p")" >>"$log"
+	if (cd "$pristine" && PATH=$cp_path scripts/checkpatch.pl --strict \
+		--show-types ${ignore:+--ignore $ignore} "$p") >>"$log" 2>&1; then
+		pass
+	else
+		fail "checkpatch --strict: $(basename "$p")"
+		sed -n '/^== checkpatch '"$(basename "$p")"'$/,$p' "$log" |
+			grep -Ev '^(total:|$)' | head -n 40 >&2
+	fi
+done
+
+# git am onto a clean pristine tree, as a maintainer would; the result
+# must be the tree the series was made from. The am clone is made once
+# and then reset to the pristine commit and cleaned of everything else:
+# checking out 90,000 files again took over a minute here, and the reset
+# leaves the same tree, which git status confirms. PATCHES_FRESH=1 clones
+# it again anyway.
+[ -z "${PATCHES_FRESH:-}" ] || rm -rf "$am"
+if [ ! -d "$am/.git" ]; then
+	rm -rf "$am"
+	g clone -q --shared "$pristine" "$am"
+	g -C "$am" config gc.auto 0
+fi
+g -C "$am" am --abort >/dev/null 2>&1 || true
+g -C "$am" checkout -q -f -B "$base_branch" "$base"
+g -C "$am" clean -q -fdx
+[ -z "$(g -C "$am" status --porcelain --ignored --untracked-files=all)" ] ||
+	die "$am is not clean after a reset: remove it"
+echo "== git am" >>"$log"
+if g -C "$am" am -q "${patches[@]}" >>"$log" 2>&1; then
+	pass
+	if [ "$(g -C "$am" rev-parse 'HEAD^{tree}')" = \
+	     "$(g -C "$series" rev-parse 'HEAD^{tree}')" ]; then
+		pass
+	else
+		fail "git am gives another tree than the series"
+	fi
+else
+	fail "git am: the series does not apply to the pristine source"
+	sed -n '/^== git am$/,$p' "$log" | head -n 20 >&2
+	g -C "$am" am --abort >/dev/null 2>&1 || true
+fi
+
+# build_each: every patch of the series must build on its own. For each
+# patch in order, check out the am tree at that patch and run
+#   $PATCHES_BUILD AM_TREE N
+# (N from 1); its exit status passes or fails patch N. PATCHES_BUILD may
+# hold arguments of its own before these two. Unset, nothing is built.
+# Its output goes to the log. The next run cleans the am tree with
+# "git clean -fdx", so a build that should stay incremental puts its
+# objects elsewhere (O=); only the files a patch changes get new mtimes.
+build_each() {
+	local n=0 c commits
+	if [ -z "${PATCHES_BUILD:-}" ]; then
+		say "patches: PATCHES_BUILD not set, the patches were not built one by one"
+		return
+	fi
+	commits=$(g -C "$am" rev-list --reverse "$base..$base_branch")
+	for c in $commits; do
+		n=$((n + 1))
+		g -C "$am" checkout -q -f --detach "$c"
+		echo "== build $n: $PATCHES_BUILD $am $n" >>"$log"
+		# shellcheck disable=SC2086 # PATCHES_BUILD may carry arguments
+		if $PATCHES_BUILD "$am" "$n" >>"$log" 2>&1; then
+			pass
+		else
+			fail "patch $n does not build: $PATCHES_BUILD $am $n"
+			sed -n '/^== build '"$n"':/,$p' "$log" | tail -n 20 >&2
+		fi
+	done
+	g -C "$am" checkout -q -f "$base_branch"
+}
+if [ "$(g -C "$am" rev-list --count "$base..$base_branch" 2>/dev/null)" = \
+     "${#patches[@]}" ]; then
+	build_each
+else
+	[ -z "${PATCHES_BUILD:-}" ] || fail "no per-patch builds: git am failed"
+fi
+
+say "patches: $out ($((SECONDS - start)) s, log: $log)"
+echo "patches: $passed passed, $failed failed"
+[ "$failed" = 0 ]
