@@ -19,6 +19,14 @@
 #include "audit.h"
 #include "control.h"
 
+/* A record of TYPE, or NULL when audit is off or out of memory. */
+static struct audit_buffer *record_start(int type)
+{
+	if (!audit_enabled)
+		return NULL;
+	return audit_log_start(audit_context(), GFP_KERNEL, type);
+}
+
 static const char *exe_name(const struct kpr_exe *exe)
 {
 	return exe->kernel ? KPR_KERNEL_NAME : "?";
@@ -66,10 +74,7 @@ void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
 	struct audit_buffer *ab;
 
 	log_denied(b, exe, permissive);
-	if (!audit_enabled)
-		return;
-	ab = audit_log_start(audit_context(), GFP_KERNEL,
-			     AUDIT_KPORTRESERVE_ACCESS);
+	ab = record_start(AUDIT_KPORTRESERVE_ACCESS);
 	if (!ab)
 		return;
 	audit_log_format(ab, "lsm=kportreserve op=bind proto=%s port=%u",
@@ -109,10 +114,7 @@ void kpr_audit_policy_load(const struct kpr_policy *pol, int err)
 {
 	struct audit_buffer *ab;
 
-	if (!audit_enabled)
-		return;
-	ab = audit_log_start(audit_context(), GFP_KERNEL,
-			     AUDIT_KPORTRESERVE_POLICY_LOAD);
+	ab = record_start(AUDIT_KPORTRESERVE_POLICY_LOAD);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=load generation=%llu rules=%zu ports=%u",
@@ -134,10 +136,7 @@ void kpr_audit_mode(bool permissive, bool old_permissive, int err)
 {
 	struct audit_buffer *ab;
 
-	if (!audit_enabled)
-		return;
-	ab = audit_log_start(audit_context(), GFP_KERNEL,
-			     AUDIT_KPORTRESERVE_CONFIG_CHANGE);
+	ab = record_start(AUDIT_KPORTRESERVE_CONFIG_CHANGE);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=setmode mode=%s old_mode=%s",
@@ -157,10 +156,7 @@ void kpr_audit_lock(int err)
 {
 	struct audit_buffer *ab;
 
-	if (!audit_enabled)
-		return;
-	ab = audit_log_start(audit_context(), GFP_KERNEL,
-			     AUDIT_KPORTRESERVE_CONFIG_CHANGE);
+	ab = record_start(AUDIT_KPORTRESERVE_CONFIG_CHANGE);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=lock locked=1");

@@ -289,29 +289,9 @@ static const struct inode_operations policy_iops = {
 	.setattr = policy_setattr,
 };
 
-static int stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, kpr_stats_show, NULL);
-}
-
-static const struct file_operations stats_fops = {
-	.open = stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static int denials_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, kpr_denials_show, NULL);
-}
-
-static const struct file_operations denials_fops = {
-	.open = denials_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+/* kpr_stats_fops and kpr_denials_fops, read through seq_file. */
+DEFINE_SHOW_ATTRIBUTE(kpr_stats);
+DEFINE_SHOW_ATTRIBUTE(kpr_denials);
 
 /**
  * read_word() - copy a short write from user space, without its newline
@@ -424,8 +404,8 @@ static int __init kpr_init_securityfs(void)
 		{ "policy", 0600, &policy_fops },
 		{ "mode", 0644, &mode_fops },
 		{ "lock", 0644, &lock_fops },
-		{ "stats", 0444, &stats_fops },
-		{ "denials", 0444, &denials_fops },
+		{ "stats", 0444, &kpr_stats_fops },
+		{ "denials", 0444, &kpr_denials_fops },
 	};
 	struct dentry *dir, *dentry;
 	int i;
