@@ -19,6 +19,9 @@ unset KPORTRESERVE_SECURITYFS KPORTRESERVE_TEST_BEFORE_WRITE
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 tmp=$(mktemp -d)
+# Pieces of long messages, to keep the expected outputs under 100 columns.
+nospc="No space left on device"
+kept="the policy in force is unchanged"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 pass=0
@@ -107,8 +110,11 @@ fake_fs() {
 		>"$1/stats"
 	echo enforce >"$1/mode"
 	echo 0 >"$1/lock"
-	printf '443/tcp denied=3 would_deny=0 pid=1234 exe=/usr/bin/python3\n80/udp denied=1 would_deny=1 pid=77 exe=/opt/my\\040app\n' \
-		>"$1/denials"
+	{
+		printf '%s\n' \
+			'443/tcp denied=3 would_deny=0 pid=1234 exe=/usr/bin/python3' \
+			'80/udp denied=1 would_deny=1 pid=77 exe=/opt/my\040app'
+	} >"$1/denials"
 }
 
 make_q() {
@@ -121,7 +127,8 @@ t_true "builds with -O2 -Wall -Wextra -Werror" \
 	make_q OUTPUT="$tmp/plain/" EXTRA_CFLAGS=-Werror
 t_true "builds with ASan and UBSan" \
 	make_q OUTPUT="$tmp/asan/" EXTRA_CFLAGS=-Werror \
-	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+-fno-omit-frame-pointer"
 K=$tmp/asan/kportreserve
 if [ ! -x "$K" ]; then
 	not_ok "no binary to test"
@@ -268,12 +275,12 @@ rm "$fs/policy"
 ln -s /dev/full "$fs/policy"
 want_err <<EOF
 $tmp/bad.pol:2: port must be a number from 1 to 65535
-kportreserve: the kernel refused $tmp/bad.pol: No space left on device; the policy in force is unchanged
+kportreserve: the kernel refused $tmp/bad.pol: $nospc; $kept
 EOF
 t "a refused load: exit 3, the bad line named" 3 \
 	"$K" -s "$fs" load "$tmp/bad.pol"
 want_err <<EOF
-kportreserve: the kernel refused $tmp/good.pol: No space left on device; the policy in force is unchanged
+kportreserve: the kernel refused $tmp/good.pol: $nospc; $kept
 EOF
 t "a refused load of a valid policy: exit 3" 3 \
 	"$K" -s "$fs" load "$tmp/good.pol"
@@ -553,8 +560,8 @@ EOF
 t "add without a generation: exit 5" 5 "$K" -s "$fs" add 1 /x
 # The hook makes the write fail as the kernel would refuse it.
 fake_fs "$fs"
-want_err <<'EOF'
-kportreserve: the kernel refused the new policy: No space left on device; the policy in force is unchanged
+want_err <<EOF
+kportreserve: the kernel refused the new policy: $nospc; $kept
 EOF
 t "a refused edit: exit 3" 3 \
 	env KPORTRESERVE_TEST_BEFORE_WRITE="ln -sf /dev/full $fs/policy" \
@@ -638,7 +645,8 @@ want <<EOF
 631/tcp /usr/sbin/cupsd
 EOF
 want_err <<EOF
-kportreserve: $pr/dir/rpcbind: no program for 'rpcbind': give --map rpcbind=PROGRAM or --program PROGRAM
+kportreserve: $pr/dir/rpcbind: no program for 'rpcbind': $(
+	)give --map rpcbind=PROGRAM or --program PROGRAM
 $pr/dir/zeroconf:2: unknown service 'nosuch' (not in $tmp/services)
 $pr/dir/zeroconf:3: port must be a number from 1 to 65535
 $pr/dir/zeroconf:4: unknown protocol 'icmp'
@@ -647,8 +655,9 @@ EOF
 t "import-portreserve errors: FILE:LINE on stderr, exit 1" 1 \
 	"$K" import-portreserve -S "$tmp/services" -m cups=/usr/sbin/cupsd \
 	-m zeroconf=/usr/sbin/cupsd -m nothere=/x "$pr/dir"
-want_err <<'EOF'
-kportreserve: import-portreserve: give --program PROGRAM or --map NAME=PROGRAM: portreserve names no programs
+want_err <<EOF
+kportreserve: import-portreserve: give --program PROGRAM or --map NAME=PROGRAM: $(
+	)portreserve names no programs
 Try 'kportreserve --help'.
 EOF
 t "import-portreserve needs a program" 2 \

@@ -20,6 +20,7 @@ unset KPORTRESERVE_SECURITYFS KPORTRESERVE_TEST_BEFORE_WRITE
 export LC_ALL=C
 pass=0
 fail=0
+changed="kportreserve: the policy changed during the edit"
 
 ok() {
 	pass=$((pass + 1))
@@ -96,8 +97,8 @@ ok "kportreserve is there"
 P1='80/tcp /usr/sbin/nginx
 443/tcp /usr/sbin/nginx
 8000-8099 /opt/app/bin/server'
-printf '# the web server\n443/tcp  /usr/sbin/nginx\n\n8000-8099 /opt/app/bin/server\n80/tcp /usr/sbin/nginx\n' \
-	>"$T/p1"
+printf '# the web server\n443/tcp  /usr/sbin/nginx\n\n%s\n%s\n' \
+	'8000-8099 /opt/app/bin/server' '80/tcp /usr/sbin/nginx' >"$T/p1"
 
 # --- load ----------------------------------------------------------------
 
@@ -208,7 +209,7 @@ run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 1" \
 	"$K" add 7/udp /usr/bin/echo
 expect "a concurrent load is detected and the edit retried" 0 \
 	"added: 7/udp /usr/bin/echo" \
-	"kportreserve: the policy changed during the edit (generation $g, now $((g + 1))); trying again"
+	"$changed (generation $g, now $((g + 1))); trying again"
 expect_policy "both the concurrent rule and the edit are in force" \
 	"7/udp /usr/bin/echo
 $P1
@@ -219,9 +220,9 @@ g=$(gen)
 run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 0" \
 	"$K" del 80/tcp /usr/sbin/nginx
 expect "an edit that keeps racing gives up: exit 4" 4 "" \
-	"kportreserve: the policy changed during the edit (generation $g, now $((g + 1))); trying again
-kportreserve: the policy changed during the edit (generation $((g + 1)), now $((g + 2))); trying again
-kportreserve: the policy changed during the edit (generation $((g + 2)), now $((g + 3)))
+	"$changed (generation $g, now $((g + 1))); trying again
+$changed (generation $((g + 1)), now $((g + 2))); trying again
+$changed (generation $((g + 2)), now $((g + 3)))
 kportreserve: gave up after 3 attempts; nothing was written"
 expect_policy "the racing edit wrote nothing" "$P1
 9001/udp /usr/bin/other
