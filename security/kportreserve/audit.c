@@ -52,9 +52,9 @@ static void log_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
 static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
 {
 	if (b->family == AF_INET6)
-		audit_log_format(ab, " laddr=%pI6c", &b->v6);
+		audit_log_format(ab, " laddr=%pI6c", b->addr);
 	else
-		audit_log_format(ab, " laddr=%pI4", &b->v4);
+		audit_log_format(ab, " laddr=%pI4", b->addr);
 }
 
 /**

@@ -32,6 +32,24 @@ static bool kpr_lock_at_boot;
 static DEFINE_MUTEX(kpr_control_lock);
 
 /**
+ * kpr_parse_mode() - read the name of a mode
+ * @word: "enforce" or "permissive"
+ * @permissive: receives the mode
+ *
+ * Return: 0 or -EINVAL.
+ */
+int kpr_parse_mode(const char *word, bool *permissive)
+{
+	if (!strcmp(word, "permissive"))
+		*permissive = true;
+	else if (!strcmp(word, "enforce"))
+		*permissive = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * kpr_param_mode() - take kportreserve.mode= from the command line
  * @val: "enforce" or "permissive"
  *
@@ -40,13 +58,7 @@ static DEFINE_MUTEX(kpr_control_lock);
  */
 int kpr_param_mode(const char *val)
 {
-	if (sysfs_streq(val, "permissive"))
-		kpr_permissive = true;
-	else if (sysfs_streq(val, "enforce"))
-		kpr_permissive = false;
-	else
-		return -EINVAL;
-	return 0;
+	return kpr_parse_mode(val, &kpr_permissive);
 }
 
 /**

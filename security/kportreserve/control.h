@@ -29,6 +29,7 @@ int kpr_commit_policy(struct kpr_policy *pol);
 int kpr_set_mode(bool permissive);
 int kpr_set_lock(void);
 void __init kpr_control_boot(void);
+int kpr_parse_mode(const char *word, bool *permissive);
 int kpr_param_mode(const char *val);
 int kpr_param_lock(const char *val);
 

@@ -294,17 +294,21 @@ DEFINE_SHOW_ATTRIBUTE(kpr_stats);
 DEFINE_SHOW_ATTRIBUTE(kpr_denials);
 
 /**
- * read_word() - copy a short write from user space, without its newline
+ * read_admin_word() - copy a short write of the administrator's
+ * @file: the file written to
  * @ubuf: the user buffer
  * @count: its length
  * @buf: receives the NUL-terminated word
  * @size: size of @buf
  *
- * Return: 0, -EINVAL when the text does not fit, or -EFAULT.
+ * Return: 0, -EPERM without CAP_MAC_ADMIN, -EINVAL when the text does not
+ * fit, or -EFAULT.
  */
-static int read_word(const char __user *ubuf, size_t count, char *buf,
-		     size_t size)
+static int read_admin_word(struct file *file, const char __user *ubuf,
+			   size_t count, char *buf, size_t size)
 {
+	if (!may_admin(file))
+		return -EPERM;
 	if (!count || count >= size)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
@@ -333,18 +337,9 @@ static ssize_t mode_write(struct file *file, const char __user *ubuf,
 	bool permissive;
 	int err;
 
-	if (!may_admin(file))
-		return -EPERM;
-	err = read_word(ubuf, count, word, sizeof(word));
-	if (err)
-		return err;
-	if (!strcmp(word, "permissive"))
-		permissive = true;
-	else if (!strcmp(word, "enforce"))
-		permissive = false;
-	else
-		return -EINVAL;
-	err = kpr_set_mode(permissive);
+	err = read_admin_word(file, ubuf, count, word, sizeof(word)) ?:
+	      kpr_parse_mode(word, &permissive) ?:
+	      kpr_set_mode(permissive);
 	return err ?: count;
 }
 
@@ -369,9 +364,7 @@ static ssize_t lock_write(struct file *file, const char __user *ubuf,
 	char word[4];
 	int err;
 
-	if (!may_admin(file))
-		return -EPERM;
-	err = read_word(ubuf, count, word, sizeof(word));
+	err = read_admin_word(file, ubuf, count, word, sizeof(word));
 	if (err)
 		return err;
 	if (strcmp(word, "1"))

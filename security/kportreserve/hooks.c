@@ -69,14 +69,14 @@ static void set_v4(struct kpr_bind *b, const struct sockaddr_in *sin)
 {
 	b->family = AF_INET;
 	b->port = ntohs(sin->sin_port);
-	b->v4 = sin->sin_addr.s_addr;
+	b->addr = &sin->sin_addr;
 }
 
 static void set_v6(struct kpr_bind *b, const struct sockaddr_in6 *sin6)
 {
 	b->family = AF_INET6;
 	b->port = ntohs(sin6->sin6_port);
-	b->v6 = sin6->sin6_addr;
+	b->addr = &sin6->sin6_addr;
 }
 
 /**

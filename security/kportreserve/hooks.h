@@ -14,18 +14,16 @@
  * struct kpr_bind - a request to bind a local address
  * @proto: the protocol whose rules apply
  * @port: the port, in host order
- * @family: AF_INET or AF_INET6: which member of the address is set
- * @v4: the IPv4 address, with AF_INET
- * @v6: the IPv6 address, with AF_INET6
+ * @family: AF_INET or AF_INET6: what @addr points to
+ * @addr: the struct in_addr or struct in6_addr inside the caller's copy
+ *        of the address, read only for logging, so that a bind to a port
+ *        without a rule copies nothing
  */
 struct kpr_bind {
 	enum kpr_proto proto;
 	u16 port;
 	u16 family;
-	union {
-		__be32 v4;
-		struct in6_addr v6;
-	};
+	const void *addr;
 };
 
 int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
