@@ -13,7 +13,7 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug upstream demo shell lint docs fuzz admin patches check clean help
+	selftest-debug upstream bench demo shell lint docs fuzz admin patches check clean help
 
 all: check
 
@@ -48,6 +48,11 @@ selftest-debug: deps
 # The kernel's own bind, Landlock and LSM tests, with and without kportreserve.
 upstream: deps
 	@$(WB)/upstream.sh
+
+# bind() against the same kernel without kportreserve and against Landlock,
+# in a guest whose clock counts instructions (build/bench-$(KVER)).
+bench: deps
+	@$(WB)/bench.sh
 
 demo: deps
 	@$(WB)/demo.sh

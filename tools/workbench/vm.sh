@@ -16,7 +16,7 @@ accel=tcg
 cmdline="console=ttyS0 panic=-1 oops=panic loglevel=4 $*"
 
 interactive=${INTERACTIVE:-}
-qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -m 1024 -smp 2
+qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -m 1024 -smp "${VM_SMP:-2}"
       -no-reboot -nographic -kernel "$kernel" -initrd "$initrd"
       -append "$cmdline" ${QEMU_EXTRA:-})
 if [ -n "$interactive" ]; then

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpr-bench: what bind() costs, measured inside the benchmark guest.
+ *
+ *   kpr-bench bind LABEL FAMILY PROTO PORT ITERS
+ *   kpr-bench landlock NRULES FAMILY ALLOWED DENIED ITERS
+ *   kpr-bench load LABEL POLICY
+ *
+ * bind: a loop of socket()+bind()+close() minus a loop of
+ * socket()+close(), divided by ITERS; FAMILY is 4 or 6, PROTO tcp or udp,
+ * the address the wildcard one. Every bind() of the loop must end the same
+ * way; the result names how (0 or the errno).
+ *
+ * landlock: the same for TCP to port ALLOWED and to port DENIED, after
+ * Landlock restricted this process to binding NRULES ports: ALLOWED and
+ * the lowest others but DENIED.
+ *
+ * load: write POLICY to the kportreserve policy file in one write() and
+ * close it (the close builds and swaps the policy), and report how long it
+ * took and how much slab and vmalloc memory the new policy holds once the
+ * old one is freed.
+ *
+ * The guest runs under QEMU with -icount shift=0, so a nanosecond of
+ * CLOCK_MONOTONIC is one guest instruction and the figures repeat.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLICY "/sys/kernel/security/kportreserve/policy"
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+struct target {
+	int family;
+	int type;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+};
+
+static void set_target(struct target *t, const char *family,
+		       const char *proto, unsigned int port)
+{
+	memset(t, 0, sizeof(*t));
+	if (!strcmp(proto, "tcp"))
+		t->type = SOCK_STREAM;
+	else if (!strcmp(proto, "udp"))
+		t->type = SOCK_DGRAM;
+	else
+		die("protocol");
+	if (!strcmp(family, "4")) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&t->addr;
+
+		t->family = AF_INET;
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		t->addrlen = sizeof(*sin);
+	} else if (!strcmp(family, "6")) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&t->addr;
+
+		t->family = AF_INET6;
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		t->addrlen = sizeof(*sin6);
+	} else {
+		die("family");
+	}
+}
+
+/* Nanoseconds of ITERS rounds; *result gets the errno of every bind(). */
+static int64_t run_loop(const struct target *t, long iters, int do_bind,
+			int *result)
+{
+	int64_t start = now_ns();
+	long i;
+
+	for (i = 0; i < iters; i++) {
+		int fd = socket(t->family, t->type, 0);
+		int err = 0;
+
+		if (fd < 0)
+			die("socket");
+		if (do_bind &&
+		    bind(fd, (const struct sockaddr *)&t->addr, t->addrlen))
+			err = errno;
+		close(fd);
+		if (i == 0)
+			*result = err;
+		else if (err != *result)
+			die("bind() did not end the same way every time");
+	}
+	return now_ns() - start;
+}
+
+static void measure(const char *label, const struct target *t, long iters)
+{
+	int64_t with, without;
+	int result = 0, none;
+
+	/* One round each first, so that both loops start warm. */
+	run_loop(t, 1, 1, &result);
+	run_loop(t, 1, 0, &none);
+	with = run_loop(t, iters, 1, &result);
+	without = run_loop(t, iters, 0, &none);
+	printf("KPR-BENCH %s result=%s bind_ns=%.3f with_ns=%lld without_ns=%lld iters=%ld\n",
+	       label, result ? strerrorname_np(result) : "0",
+	       (double)(with - without) / iters, (long long)with,
+	       (long long)without, iters);
+}
+
+static void landlock_allow(int fd, unsigned int port)
+{
+	struct landlock_net_port_attr attr = {
+		.allowed_access = LANDLOCK_ACCESS_NET_BIND_TCP,
+		.port = port,
+	};
+
+	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_NET_PORT, &attr, 0))
+		die("landlock_add_rule");
+}
+
+static void landlock_restrict(unsigned int allowed, unsigned int denied,
+			      unsigned int nr)
+{
+	struct landlock_ruleset_attr attr = {
+		.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP,
+	};
+	unsigned int port, added;
+	int fd;
+
+	fd = syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	if (fd < 0)
+		die("landlock_create_ruleset");
+	landlock_allow(fd, allowed);
+	for (port = 1, added = 1; added < nr; port++) {
+		if (port > 65535) {
+			fprintf(stderr, "too many Landlock rules\n");
+			exit(2);
+		}
+		if (port != allowed && port != denied) {
+			landlock_allow(fd, port);
+			added++;
+		}
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		die("PR_SET_NO_NEW_PRIVS");
+	if (syscall(SYS_landlock_restrict_self, fd, 0))
+		die("landlock_restrict_self");
+	close(fd);
+}
+
+/* Slab plus vmalloc memory in use, in KiB, from /proc/meminfo. */
+static long kernel_kib(void)
+{
+	char line[256];
+	long total = 0, v;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		die("/proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld", &v) == 1 ||
+		    sscanf(line, "VmallocUsed: %ld", &v) == 1)
+			total += v;
+	fclose(f);
+	return total;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	buf = malloc(st.st_size + 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size)
+		die(path);
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static void write_policy(const char *text, size_t len)
+{
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		die(POLICY);
+	if (len && write(fd, text, len) != (ssize_t)len)
+		die("write " POLICY);
+	if (close(fd))
+		die("close " POLICY);
+}
+
+/* Long enough for the replaced policy's RCU grace period and free work. */
+static void settle(void)
+{
+	usleep(200000);
+}
+
+static void load(const char *label, const char *path)
+{
+	size_t len;
+	char *text = slurp(path, &len);
+	long before, after;
+	int64_t start, ns;
+
+	write_policy("", 0);
+	settle();
+	before = kernel_kib();
+	start = now_ns();
+	write_policy(text, len);
+	ns = now_ns() - start;
+	settle();
+	after = kernel_kib();
+	printf("KPR-BENCH load %s load_ns=%lld kernel_kib=%ld bytes=%zu\n",
+	       label, (long long)ns, after - before, len);
+	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	struct target t;
+	char label[128];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 7 && !strcmp(argv[1], "bind")) {
+		set_target(&t, argv[3], argv[4], atoi(argv[5]));
+		snprintf(label, sizeof(label), "bind %s v%s %s", argv[2],
+			 argv[3], argv[4]);
+		measure(label, &t, atol(argv[6]));
+		return 0;
+	}
+	if (argc == 7 && !strcmp(argv[1], "landlock")) {
+		unsigned int nr = atoi(argv[2]);
+
+		landlock_restrict(atoi(argv[4]), atoi(argv[5]), nr);
+		set_target(&t, argv[3], "tcp", atoi(argv[4]));
+		snprintf(label, sizeof(label), "bind landlock-allowed-%u v%s tcp",
+			 nr, argv[3]);
+		measure(label, &t, atol(argv[6]));
+		set_target(&t, argv[3], "tcp", atoi(argv[5]));
+		snprintf(label, sizeof(label), "bind landlock-denied-%u v%s tcp",
+			 nr, argv[3]);
+		measure(label, &t, atol(argv[6]));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "load")) {
+		load(argv[2], argv[3]);
+		return 0;
+	}
+	fprintf(stderr, "usage: kpr-bench bind LABEL 4|6 tcp|udp PORT ITERS\n"
+			"       kpr-bench landlock NRULES 4|6 ALLOWED DENIED ITERS\n"
+			"       kpr-bench load LABEL POLICY\n");
+	return 2;
+}
