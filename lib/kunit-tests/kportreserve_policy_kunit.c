@@ -107,13 +107,20 @@ static void match_case_desc(const struct match_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(match, match_cases, match_case_desc);
 
-static struct kpr_exe exe_of(const char *path)
+/* The caller as the hook gives it to @pol: @path NULL when unknown. */
+static struct kpr_exe exe_of(const struct kpr_policy *pol, const char *path)
 {
-	if (!path)
-		return (struct kpr_exe){};
-	if (!strcmp(path, KPR_KERNEL_NAME))
-		return (struct kpr_exe){ .kernel = true };
-	return (struct kpr_exe){ .path = path, .len = strlen(path) };
+	struct kpr_exe exe = { .path_id = KPR_NO_PATH };
+
+	if (path && !strcmp(path, KPR_KERNEL_NAME)) {
+		exe.kernel = true;
+	} else if (path) {
+		exe.path = path;
+		exe.len = strlen(path);
+		if (pol)
+			exe.path_id = kpr_policy_path_id(pol, path, exe.len);
+	}
+	return exe;
 }
 
 static void policy_free_action(void *pol)
@@ -142,7 +149,7 @@ static void test_kpr_policy_allows_cases(struct kunit *test)
 {
 	const struct match_case *c = test->param_value;
 	struct kpr_policy *pol = build(test, sample_policy);
-	struct kpr_exe exe = exe_of(c->exe);
+	struct kpr_exe exe = exe_of(pol, c->exe);
 
 	exe.uid = c->uid;
 	exe.gid = c->gid;
@@ -172,7 +179,7 @@ static void test_kpr_policy_reserves_sample(struct kunit *test)
 static void test_kpr_policy_allows_empty(struct kunit *test)
 {
 	struct kpr_policy *pol = build(test, "# nothing\n");
-	struct kpr_exe exe = exe_of(EVIL);
+	struct kpr_exe exe = exe_of(pol, EVIL);
 	unsigned int port;
 
 	for (port = 0; port < KPR_NR_PORTS; port += 257) {
@@ -202,17 +209,69 @@ static void test_kpr_policy_build_full_range(struct kunit *test)
 		struct kpr_exe exe;
 
 		scnprintf(path, sizeof(path), "/bin/p%d", i);
-		exe = exe_of(path);
+		exe = exe_of(pol, path);
 		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, TCP, 1, &exe));
 		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, UDP, 65535, &exe));
 		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, TCP, 31337 + i, &exe));
 	}
 	path[1] = 'X';
 	{
-		struct kpr_exe exe = exe_of(path);
+		struct kpr_exe exe = exe_of(pol, path);
 
 		KUNIT_EXPECT_FALSE(test, kpr_policy_allows(pol, TCP, 443, &exe));
 	}
+}
+
+/*
+ * Path ids: programs that differ in their qualifiers share their path's
+ * id, other paths have ids of their own, a path no rule names has none.
+ */
+static void test_kpr_policy_path_ids(struct kunit *test)
+{
+	struct kpr_policy *pol = build(test, sample_policy);
+	u32 py = exe_of(pol, PY).path_id;
+
+	KUNIT_EXPECT_NE(test, py, KPR_NO_PATH);
+	KUNIT_EXPECT_NE(test, exe_of(pol, NGINX).path_id, KPR_NO_PATH);
+	KUNIT_EXPECT_NE(test, exe_of(pol, NGINX).path_id, py);
+	KUNIT_EXPECT_NE(test, exe_of(pol, SERVER).path_id,
+			exe_of(pol, OTHER).path_id);
+	KUNIT_EXPECT_EQ(test, exe_of(pol, EVIL).path_id, KPR_NO_PATH);
+	KUNIT_EXPECT_EQ(test, exe_of(pol, "/usr/sbin/ngin").path_id,
+			KPR_NO_PATH);
+	KUNIT_EXPECT_EQ(test, exe_of(pol, NGINX "x").path_id, KPR_NO_PATH);
+	KUNIT_EXPECT_EQ(test, exe_of(pol, "").path_id, KPR_NO_PATH);
+}
+
+/* 4096 paths in one table: each finds its own id through the probing. */
+static void test_kpr_policy_path_ids_many(struct kunit *test)
+{
+	const unsigned int n = 4096;
+	size_t size = n * 32, len = 0;
+	char *text = kunit_kzalloc(test, size, GFP_KERNEL);
+	struct kpr_exe exe, last = { .path_id = KPR_NO_PATH };
+	struct kpr_policy *pol;
+	char path[32];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < n; i++)
+		len += scnprintf(text + len, size - len, "%u /srv/p%u\n",
+				 i + 1, i);
+	pol = build(test, text);
+	for (i = 0; i < n; i++) {
+		scnprintf(path, sizeof(path), "/srv/p%u", i);
+		exe = exe_of(pol, path);
+		KUNIT_ASSERT_NE(test, exe.path_id, KPR_NO_PATH);
+		KUNIT_EXPECT_NE(test, exe.path_id, last.path_id);
+		KUNIT_EXPECT_TRUE(test, kpr_policy_allows(pol, TCP, i + 1, &exe));
+		/* The next port is the next program's. */
+		if (i + 1 < n)
+			KUNIT_EXPECT_FALSE(test, kpr_policy_allows(pol, TCP, i + 2,
+								   &exe));
+		last = exe;
+	}
+	KUNIT_EXPECT_EQ(test, exe_of(pol, "/srv/p4096").path_id, KPR_NO_PATH);
 }
 
 /* Nested ranges of distinct programs past KPR_MAX_SET_ENTRIES are E2BIG. */
@@ -272,7 +331,7 @@ static void test_kpr_policy_activate_publishes_whole(struct kunit *test)
 	struct kpr_ruleset rs_a = {}, rs_b = {};
 	struct kpr_policy *a, *b;
 	const struct kpr_policy *seen;
-	struct kpr_exe exe = exe_of(EVIL);
+	struct kpr_exe exe = exe_of(NULL, EVIL);
 	const char *msg;
 	unsigned int line;
 	u64 gen;
@@ -312,6 +371,8 @@ static struct kunit_case kpr_policy_test_cases[] = {
 	KUNIT_CASE(test_kpr_policy_reserves_sample),
 	KUNIT_CASE(test_kpr_policy_allows_empty),
 	KUNIT_CASE(test_kpr_policy_build_full_range),
+	KUNIT_CASE(test_kpr_policy_path_ids),
+	KUNIT_CASE(test_kpr_policy_path_ids_many),
 	KUNIT_CASE(test_kpr_policy_build_overlap_limit),
 	KUNIT_CASE(test_kpr_policy_build_text),
 	KUNIT_CASE(test_kpr_policy_activate_publishes_whole),

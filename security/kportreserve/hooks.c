@@ -5,21 +5,13 @@
  * bind() on TCP, MPTCP, UDP, UDP-Lite and SCTP sockets comes through
  * socket_bind; the extra addresses of sctp_bindx() come through
  * sctp_bind_connect. A port without a rule costs one bit test under RCU.
- * Only for a reserved port is the caller's executable looked up, before
- * rcu_read_lock(), since building a path may sleep.
+ * Only for a reserved port is the caller's executable looked up
+ * (identity.c).
  */
 
-#include <linux/cred.h>
-#include <linux/dcache.h>
-#include <linux/file.h>
-#include <linux/fs.h>
-#include <linux/fs_struct.h>
-#include <linux/namei.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/sctp.h>
-#include <linux/mm.h>
-#include <linux/sched.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
@@ -28,6 +20,7 @@
 #include "control.h"
 #include "denials.h"
 #include "hooks.h"
+#include "identity.h"
 #include "policy.h"
 #include "stats.h"
 
@@ -175,100 +168,31 @@ static bool port_reserved(enum kpr_proto proto, u16 port)
 }
 
 /**
- * exe_path_trusted() - tell whether the executable's path names it
- * @exe: the path of the executable
- *
- * The path of a file is spelled from the root of its mount namespace, and
- * whoever owns that namespace decides what its paths name. An unprivileged
- * user who unshares a user and a mount namespace can mount anything on
- * /usr/sbin and run it, or pass a file from there to another process that
- * executes it. So a path is trusted only when the caller runs in the
- * initial user namespace, whose mount namespaces only privileged tasks
- * create, and the executable lives in the caller's own mount namespace.
- * Services in private mount namespaces (systemd's PrivateTmp= and
- * ProtectSystem=) and chrooted programs pass.
- *
- * Context: process context; may sleep.
- * Return: true if the path of @exe identifies the program.
- */
-static bool exe_path_trusted(const struct path *exe)
-{
-	struct path root;
-	bool trusted;
-
-	if (current_user_ns() != &init_user_ns || !current->fs)
-		return false;
-	get_fs_root(current->fs, &root);
-	/* Climb from the (maybe chrooted) root to the namespace's root. */
-	while (follow_up(&root))
-		;
-	dput(root.dentry);
-	root.dentry = dget(root.mnt->mnt_root);
-	trusted = path_is_under(exe, &root);
-	path_put(&root);
-	return trusted;
-}
-
-/**
- * current_exe() - find who is binding
- * @exe: receives the identity
- * @buf: a buffer of PATH_MAX bytes for the path
- *
- * The executable is the file of current->mm as seen from the root of the
- * mount namespace (chroot ignored). Its dentry keeps its name after the
- * file is unlinked or replaced on disk, so a running program keeps its
- * ports through a package upgrade. An executable whose path cannot be
- * trusted (see exe_path_trusted()) leaves @exe without a path: unlisted.
- * The effective ids are those uid= and gid= qualifiers match.
- *
- * Context: process context; may sleep.
- */
-static void current_exe(struct kpr_exe *exe, char *buf)
-{
-	struct file *file;
-	char *path = ERR_PTR(-EPERM);
-
-	*exe = (struct kpr_exe){
-		.uid = from_kuid(&init_user_ns, current_euid()),
-		.gid = from_kgid(&init_user_ns, current_egid()),
-	};
-	if (current->flags & PF_KTHREAD) {
-		exe->kernel = true;
-		return;
-	}
-	file = get_mm_exe_file(current->mm);
-	if (!file)
-		return;
-	if (exe_path_trusted(&file->f_path))
-		path = d_absolute_path(&file->f_path, buf, PATH_MAX);
-	fput(file);
-	if (IS_ERR(path))
-		return;
-	exe->path = path;
-	exe->len = buf + PATH_MAX - 1 - path;
-}
-
-/**
  * deny() - handle a bind the policy refuses
  * @b: the bind
- * @exe: who asked for it
+ * @c: who asked for it
  *
  * Context: process context; may sleep.
  * Return: -EADDRINUSE in enforce mode, 0 in permissive mode.
  */
-static int deny(const struct kpr_bind *b, const struct kpr_exe *exe)
+static int deny(const struct kpr_bind *b, struct kpr_caller *c)
 {
 	bool permissive = kpr_is_permissive();
 
 	kpr_stat_inc(permissive ? KPR_STAT_WOULD_DENY : KPR_STAT_DENIED);
-	kpr_denials_record(b, exe, permissive);
-	kpr_audit_denied(b, exe, permissive);
+	/* The reports name the program; out of memory, they say "?". */
+	kpr_caller_spell(c);
+	kpr_denials_record(b, &c->exe, permissive);
+	kpr_audit_denied(b, &c->exe, permissive);
 	return permissive ? 0 : -EADDRINUSE;
 }
 
 /**
  * check_reserved() - decide a bind to a reserved port
  * @b: the bind
+ *
+ * The caller's path is spelled only for the first bind of its executable
+ * under the policy in force (see identity.c); later ones reuse its id.
  *
  * Context: process context; may sleep.
  * Return: 0, -EADDRINUSE when a rule reserves the port for others, or
@@ -277,44 +201,50 @@ static int deny(const struct kpr_bind *b, const struct kpr_exe *exe)
 static noinline int check_reserved(const struct kpr_bind *b)
 {
 	const struct kpr_policy *pol;
-	struct kpr_exe exe;
+	struct kpr_caller caller;
 	bool reserved, allowed;
-	char *buf;
-	int err = 0;
+	int err;
 
-	buf = __getname();
-	if (!buf)
-		return -ENOMEM;
-	current_exe(&exe, buf);
-
+	kpr_caller_init(&caller);
 	rcu_read_lock();
 	pol = rcu_dereference(kpr_active_policy);
+	if (!kpr_caller_resolve(&caller, pol)) {
+		rcu_read_unlock();
+		err = kpr_caller_spell(&caller);
+		if (err)
+			goto out;
+		rcu_read_lock();
+		pol = rcu_dereference(kpr_active_policy);
+		kpr_caller_resolve(&caller, pol);
+	}
 	/* The policy may have changed since port_reserved(). */
 	reserved = kpr_policy_reserves(pol, b->proto, b->port);
-	allowed = kpr_policy_allows(pol, b->proto, b->port, &exe);
+	allowed = kpr_policy_allows(pol, b->proto, b->port, &caller.exe);
 	rcu_read_unlock();
 
+	err = 0;
 	if (reserved) {
 		kpr_stat_inc(KPR_STAT_CHECKED);
 		if (allowed)
 			kpr_stat_inc(KPR_STAT_ALLOWED);
 		else
-			err = deny(b, &exe);
+			err = deny(b, &caller);
 	}
-	__putname(buf);
+out:
+	kpr_caller_release(&caller);
 	return err;
 }
 
 /**
- * kpr_socket_bind() - the socket_bind hook
+ * check_bind() - check a bind() whose port may have a rule
  * @sock: the socket
  * @address: the address from user space
  * @addrlen: its length
  *
  * Return: 0, or -EADDRINUSE when the port is reserved for other programs.
  */
-int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
-		    int addrlen)
+static noinline int check_bind(struct socket *sock, struct sockaddr *address,
+			       int addrlen)
 {
 	struct kpr_bind b;
 
@@ -326,9 +256,41 @@ int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
 	} else if (!read_inet_bind(sock->sk, address, addrlen, &b)) {
 		return 0;
 	}
-	if (!b.port || !port_reserved(b.proto, b.port))
+	if (!port_reserved(b.proto, b.port))
 		return 0;
 	return check_reserved(&b);
+}
+
+/**
+ * kpr_socket_bind() - the socket_bind hook
+ * @sock: the socket
+ * @address: the address from user space
+ * @addrlen: its length
+ *
+ * Every address kportreserve checks keeps its port where struct
+ * sockaddr_in does, so that port's bit is tested before anything else:
+ * for a port without a rule, this is the whole cost. A bind of another
+ * kind whose bytes there happen to name a reserved port only takes the
+ * longer way to the same answer.
+ *
+ * Return: 0, or -EADDRINUSE when the port is reserved for other programs.
+ */
+int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
+		    int addrlen)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)address;
+	const struct kpr_policy *pol;
+	bool has_rule;
+
+	BUILD_BUG_ON(offsetof(struct sockaddr_in, sin_port) !=
+		     offsetof(struct sockaddr_in6, sin6_port));
+	if (addrlen < offsetofend(struct sockaddr_in, sin_port))
+		return 0;
+	rcu_read_lock();
+	pol = rcu_dereference(kpr_active_policy);
+	has_rule = pol && test_bit(ntohs(sin->sin_port), pol->any);
+	rcu_read_unlock();
+	return has_rule ? check_bind(sock, address, addrlen) : 0;
 }
 
 /**

@@ -57,6 +57,12 @@ static struct security_hook_list kpr_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(sctp_bind_connect, kpr_sctp_bind_connect),
 };
 
+/* Offsets into the blobs, set by the LSM framework before kpr_init(). */
+struct lsm_blob_sizes kpr_blob_sizes __ro_after_init = {
+	/* The id of an executable's path: see identity.c. */
+	.lbs_file = sizeof(atomic64_t),
+};
+
 static int __init kpr_init(void)
 {
 	security_add_hooks(kpr_hooks, ARRAY_SIZE(kpr_hooks), &kpr_lsmid);
@@ -68,4 +74,5 @@ static int __init kpr_init(void)
 DEFINE_LSM(kportreserve) = {
 	.name = "kportreserve",
 	.init = kpr_init,
+	.blobs = &kpr_blob_sizes,
 };

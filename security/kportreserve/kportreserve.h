@@ -8,7 +8,10 @@
 #include <linux/cache.h>
 #include <linux/types.h>
 
+struct lsm_blob_sizes;
+
 extern bool kpr_enabled;
+extern struct lsm_blob_sizes kpr_blob_sizes;
 
 /* The boot policy's text, in init data (boot_policy.S). */
 extern const char kpr_boot_policy[];

@@ -8,6 +8,8 @@
  * period from a workqueue, because freeing vmalloc'd memory may sleep.
  */
 
+#include <linux/jhash.h>
+#include <linux/log2.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -136,6 +138,69 @@ static int reserve_ports(struct kpr_policy *pol, enum kpr_proto proto,
 	return 0;
 }
 
+static u32 path_slot(const struct kpr_policy *pol, const char *path,
+		     size_t len)
+{
+	u32 slot = jhash(path, len, 0) & pol->paths_mask;
+
+	while (pol->paths[slot] && (pol->paths[slot]->len != len ||
+				    memcmp(pol->paths[slot]->path, path, len)))
+		slot = (slot + 1) & pol->paths_mask;
+	return slot;
+}
+
+/**
+ * build_paths() - number the executable paths of a policy
+ * @pol: the policy, whose @rs holds the programs
+ *
+ * Programs that differ only in their qualifiers share a path. The bind
+ * hook looks the caller's path up once per executable and policy
+ * (kpr_policy_path_id()) and compares numbers from then on.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int build_paths(struct kpr_policy *pol)
+{
+	const struct kpr_ruleset *rs = &pol->rs;
+	size_t i, size = roundup_pow_of_two(2 * rs->nr_progs + 1);
+
+	pol->path_of = kvmalloc_array(rs->nr_progs + 1, sizeof(u32),
+				      GFP_KERNEL);
+	pol->paths = kvcalloc(size, sizeof(*pol->paths), GFP_KERNEL);
+	if (!pol->path_of || !pol->paths)
+		return -ENOMEM;
+	pol->paths_mask = size - 1;
+	for (i = 0; i < rs->cap_progs; i++) {
+		const struct kpr_program *prog = rs->progs[i];
+		u32 slot;
+
+		if (!prog)
+			continue;
+		slot = path_slot(pol, prog->path, prog->len);
+		if (!pol->paths[slot])
+			pol->paths[slot] = prog;
+		pol->path_of[prog->id] = pol->paths[slot]->id;
+	}
+	return 0;
+}
+
+/**
+ * kpr_policy_path_id() - find an executable's path in a policy
+ * @pol: the policy
+ * @path: the absolute path of the executable, not NUL-terminated
+ * @len: length of @path
+ *
+ * Context: rcu_read_lock() held by the caller, or @pol private to it.
+ * Return: the id of @path in @pol, or KPR_NO_PATH when no rule names it.
+ */
+u32 kpr_policy_path_id(const struct kpr_policy *pol, const char *path,
+		       size_t len)
+{
+	const struct kpr_program *prog = pol->paths[path_slot(pol, path, len)];
+
+	return prog ? prog->id : KPR_NO_PATH;
+}
+
 static size_t collect_events(const struct kpr_ruleset *rs,
 			     enum kpr_proto proto, struct kpr_event *ev)
 {
@@ -232,18 +297,15 @@ out:
 	return err;
 }
 
-static unsigned int count_ports(const struct kpr_policy *pol)
+/* The ports with a rule for any protocol, and how many they are. */
+static void build_any(struct kpr_policy *pol)
 {
-	unsigned int i, proto, n = 0;
+	int proto;
 
-	for (i = 0; i < BITS_TO_LONGS(KPR_NR_PORTS); i++) {
-		unsigned long any = 0;
-
-		for (proto = 0; proto < KPR_NR_PROTOS; proto++)
-			any |= pol->reserved[proto][i];
-		n += hweight_long(any);
-	}
-	return n;
+	for (proto = 0; proto < KPR_NR_PROTOS; proto++)
+		bitmap_or(pol->any, pol->any, pol->reserved[proto],
+			  KPR_NR_PORTS);
+	pol->nr_ports = bitmap_weight(pol->any, KPR_NR_PORTS);
 }
 
 static int build_text(struct kpr_policy *pol)
@@ -278,6 +340,8 @@ struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs)
 	pol->rs = *rs;
 	err = build_ports(pol);
 	if (!err)
+		err = build_paths(pol);
+	if (!err)
 		err = build_text(pol);
 	if (err) {
 		memset(&pol->rs, 0, sizeof(pol->rs));
@@ -285,7 +349,7 @@ struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs)
 		return ERR_PTR(err);
 	}
 	memset(rs, 0, sizeof(*rs));
-	pol->nr_ports = count_ports(pol);
+	build_any(pol);
 	return pol;
 }
 
@@ -311,6 +375,8 @@ void kpr_policy_free(struct kpr_policy *pol)
 	for (proto = 0; proto < KPR_NR_PROTOS; proto++)
 		for (chunk = 0; chunk < KPR_NR_CHUNKS; chunk++)
 			kfree(pol->chunks[proto][chunk]);
+	kvfree(pol->paths);
+	kvfree(pol->path_of);
 	kpr_ruleset_destroy(&pol->rs);
 	kvfree(pol->text);
 	kvfree(pol);
@@ -384,7 +450,8 @@ char *kpr_policy_text(size_t *len)
 	return text;
 }
 
-static bool program_matches(const struct kpr_program *prog,
+static bool program_matches(const struct kpr_policy *pol,
+			    const struct kpr_program *prog,
 			    const struct kpr_exe *exe)
 {
 	if (prog->kernel || exe->kernel)
@@ -393,8 +460,8 @@ static bool program_matches(const struct kpr_program *prog,
 		return false;
 	if ((prog->quals & KPR_QUAL_GID) && prog->gid != exe->gid)
 		return false;
-	return exe->path && prog->len == exe->len &&
-	       !memcmp(prog->path, exe->path, exe->len);
+	return exe->path_id != KPR_NO_PATH &&
+	       pol->path_of[prog->id] == exe->path_id;
 }
 
 /**
@@ -402,7 +469,7 @@ static bool program_matches(const struct kpr_program *prog,
  * @pol: the policy, or NULL
  * @proto: the protocol of the bind
  * @port: the port, in host order
- * @exe: who is binding
+ * @exe: who is binding, with the path id @pol gave the executable
  *
  * Context: rcu_read_lock() held by the caller, or @pol private to it.
  * Return: true if @port has no rule for @proto or a rule lists @exe.
@@ -417,7 +484,7 @@ bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,
 		return true;
 	set = pol->chunks[proto][port / KPR_CHUNK_PORTS][port % KPR_CHUNK_PORTS];
 	for (i = 0; i < set->nr; i++)
-		if (program_matches(set->progs[i], exe))
+		if (program_matches(pol, set->progs[i], exe))
 			return true;
 	return false;
 }

@@ -16,6 +16,8 @@
 #define KPR_NR_CHUNKS		(KPR_NR_PORTS / KPR_CHUNK_PORTS)
 /* Bound on program references of all port sets of a policy (E2BIG). */
 #define KPR_MAX_SET_ENTRIES	4194304U
+/* The path id of an executable no rule of the policy names. */
+#define KPR_NO_PATH		U32_MAX
 
 /**
  * struct kpr_portset - the programs that may bind a run of ports
@@ -34,10 +36,16 @@ struct kpr_portset {
 
 /**
  * struct kpr_policy - a policy as the bind hook reads it
+ * @any: one bit per port that has a rule for any protocol, the first and,
+ *       for a port without a rule, only thing a bind looks at
  * @reserved: per protocol, one bit per port that has a rule
  * @chunks: per protocol, KPR_NR_CHUNKS tables of KPR_CHUNK_PORTS set
  *          pointers, allocated for the chunks that hold a reserved port
  * @sets: all port sets of the policy
+ * @path_of: per program id, the id of its path: the id of the first
+ *           program with the same path, whatever the qualifiers
+ * @paths: open-addressing hash table of the first program of each path
+ * @paths_mask: size of @paths minus one; the size is a power of two
  * @rs: the rules and programs, in canonical order
  * @text: the canonical text of @rs
  * @text_len: length of @text
@@ -48,9 +56,13 @@ struct kpr_portset {
  * Built privately by kpr_policy_build() and never written once published.
  */
 struct kpr_policy {
+	unsigned long any[BITS_TO_LONGS(KPR_NR_PORTS)];
 	unsigned long reserved[KPR_NR_PROTOS][BITS_TO_LONGS(KPR_NR_PORTS)];
 	const struct kpr_portset **chunks[KPR_NR_PROTOS][KPR_NR_CHUNKS];
 	struct kpr_portset *sets;
+	u32 *path_of;
+	const struct kpr_program **paths;
+	u32 paths_mask;
 	struct kpr_ruleset rs;
 	char *text;
 	size_t text_len;
@@ -61,14 +73,18 @@ struct kpr_policy {
 
 /**
  * struct kpr_exe - who is binding
- * @path: the absolute path of the executable, not NUL-terminated; NULL
- *        when it cannot be determined
+ * @path_id: the id of the executable's path in the policy the bind is
+ *           checked against (kpr_policy_path_id()), or KPR_NO_PATH when
+ *           no rule names it or it cannot be trusted
+ * @path: the absolute path of the executable, not NUL-terminated, for
+ *        reports; NULL when it was not needed or cannot be determined
  * @len: length of @path
  * @uid: the caller's effective uid, as the initial user namespace sees it
  * @gid: the caller's effective gid, likewise
  * @kernel: the caller is a kernel thread
  */
 struct kpr_exe {
+	u32 path_id;
 	const char *path;
 	size_t len;
 	u32 uid;
@@ -82,6 +98,8 @@ struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
 u64 kpr_policy_activate(struct kpr_policy *pol);
 char *kpr_policy_text(size_t *len);
+u32 kpr_policy_path_id(const struct kpr_policy *pol, const char *path,
+		       size_t len);
 bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,
 		       u16 port, const struct kpr_exe *exe);
 

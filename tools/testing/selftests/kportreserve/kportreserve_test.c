@@ -8,6 +8,8 @@
  * policy lists or does not list.
  */
 
+#include <limits.h>
+
 #include "common.h"
 
 /* ---- bind behaviour, over every address family and protocol ---- */
@@ -323,6 +325,35 @@ TEST_F(identity, exec_loses_port)
 
 	ASSERT_EQ(0, load_policy("22002 " OWNER "\n"));
 	EXPECT_EQ(EADDRINUSE, run(argv));
+}
+
+/*
+ * A process that binds again reuses the id its executable's path has in
+ * the policy in force; loading a policy forgets it.
+ */
+TEST_F(identity, kept_identity_follows_policy_loads)
+{
+	char exe[PATH_MAX], policy[PATH_MAX + 64];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	ASSERT_LT(0, len);
+	exe[len] = '\0';
+	snprintf(policy, sizeof(policy), "22003/tcp %s\n22004/tcp " OWNER "\n",
+		 exe);
+	ASSERT_EQ(0, load_policy(policy));
+	EXPECT_EQ(0, bind_once('4', "tcp", 22003, ""));
+	EXPECT_EQ(0, bind_once('6', "tcp", 22003, ""));
+	EXPECT_EQ(EADDRINUSE, bind_once('4', "tcp", 22004, ""));
+
+	snprintf(policy, sizeof(policy), "22003/tcp " OWNER "\n22004/tcp %s\n",
+		 exe);
+	ASSERT_EQ(0, load_policy(policy));
+	EXPECT_EQ(EADDRINUSE, bind_once('4', "tcp", 22003, ""));
+	EXPECT_EQ(0, bind_once('4', "tcp", 22004, ""));
+
+	ASSERT_EQ(0, load_policy("22003/tcp " OWNER "\n"));
+	EXPECT_EQ(EADDRINUSE, bind_once('4', "tcp", 22003, ""));
+	EXPECT_EQ(0, bind_once('4', "tcp", 22004, ""));
 }
 
 TEST_F(identity, escaped_paths)

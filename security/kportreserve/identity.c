@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve caller identity: which program is binding, as the policy
+ * in force knows it.
+ *
+ * A program is named by its executable's path. Checking that the path can
+ * be trusted and spelling it on every bind to a reserved port would cost
+ * a 4 KiB buffer, the mount lock and two walks up the dentry tree, about
+ * as much as the bind itself. So the id the path has in the policy in
+ * force (KPR_NO_PATH for a path that cannot be trusted) is kept in the
+ * LSM blob of the executable's struct file, tagged with the policy's
+ * generation: later binds of every process running that image compare two
+ * numbers. Loading a policy changes the generation, which forgets every
+ * kept id at once.
+ *
+ * So the path is judged once per image and policy. A rename of the file
+ * after that changes nothing until the next load, and neither does a
+ * process of the image moving to another mount namespace, which takes
+ * CAP_SYS_ADMIN in the initial user namespace. Moving to another user
+ * namespace, which anyone may do, is checked on every bind.
+ */
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/cred.h>
+#include <linux/dcache.h>
+#include <linux/file.h>
+#include <linux/fs_struct.h>
+#include <linux/lsm_hooks.h>
+#include <linux/mm.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/sched.h>
+
+#include "identity.h"
+#include "kportreserve.h"
+
+/*
+ * A kept id: the policy generation above KPR_ID_BITS, the path id below,
+ * with KPR_ID_MASK for KPR_NO_PATH. Generation 0 is never in force, so a
+ * zeroed blob holds nothing.
+ */
+#define KPR_ID_BITS	21
+#define KPR_ID_MASK	(BIT_ULL(KPR_ID_BITS) - 1)
+
+static atomic64_t *exe_blob(const struct file *file)
+{
+	return file->f_security + kpr_blob_sizes.lbs_file;
+}
+
+static bool id_load(const struct file *file, u64 generation, u32 *id)
+{
+	u64 kept = atomic64_read(exe_blob(file));
+
+	if (kept >> KPR_ID_BITS != generation)
+		return false;
+	kept &= KPR_ID_MASK;
+	*id = kept == KPR_ID_MASK ? KPR_NO_PATH : kept;
+	return true;
+}
+
+static void id_store(struct file *file, u64 generation, u32 id)
+{
+	/* Program ids, and so path ids, stay below the rule limit. */
+	BUILD_BUG_ON(KPR_POLICY_MAX_RULES >= KPR_ID_MASK);
+	atomic64_set(exe_blob(file), generation << KPR_ID_BITS |
+		     (id == KPR_NO_PATH ? KPR_ID_MASK : id));
+}
+
+/**
+ * exe_path_trusted() - tell whether the executable's path names it
+ * @exe: the path of the executable
+ *
+ * The path of a file is spelled from the root of its mount namespace, and
+ * whoever owns that namespace decides what its paths name. An unprivileged
+ * user who unshares a user and a mount namespace can mount anything on
+ * /usr/sbin and run it, or pass a file from there to another process that
+ * executes it. So a path is trusted only when the caller runs in the
+ * initial user namespace, whose mount namespaces only privileged tasks
+ * create (the callers check that), and the executable lives in the
+ * caller's own mount namespace (this function checks that).
+ * Services in private mount namespaces (systemd's PrivateTmp= and
+ * ProtectSystem=) and chrooted programs pass.
+ *
+ * Context: process context; may sleep.
+ * Return: true if the path of @exe identifies the program.
+ */
+static bool exe_path_trusted(const struct path *exe)
+{
+	struct path root;
+	bool trusted;
+
+	if (!current->fs)
+		return false;
+	get_fs_root(current->fs, &root);
+	/* Climb from the (maybe chrooted) root to the namespace's root. */
+	while (follow_up(&root))
+		;
+	dput(root.dentry);
+	root.dentry = dget(root.mnt->mnt_root);
+	trusted = path_is_under(exe, &root);
+	path_put(&root);
+	return trusted;
+}
+
+/**
+ * kpr_caller_init() - find who is binding
+ * @c: receives the caller; release with kpr_caller_release()
+ *
+ * The executable is the file of current->mm. Its dentry keeps its name
+ * after the file is unlinked or replaced on disk, so a running program
+ * keeps its ports through a package upgrade. The effective ids are those
+ * uid= and gid= qualifiers match; the initial user namespace maps every
+ * id to itself. The path id is left to kpr_caller_resolve().
+ *
+ * Context: process context.
+ */
+void kpr_caller_init(struct kpr_caller *c)
+{
+	*c = (struct kpr_caller){
+		.exe = {
+			.path_id = KPR_NO_PATH,
+			.uid = __kuid_val(current_euid()),
+			.gid = __kgid_val(current_egid()),
+		},
+	};
+	if (current->flags & PF_KTHREAD)
+		c->exe.kernel = true;
+	else
+		c->file = get_mm_exe_file(current->mm);
+}
+
+/**
+ * kpr_caller_resolve() - give the caller the path id a policy knows it by
+ * @c: the caller
+ * @pol: the policy, or NULL
+ *
+ * Uses the id kept for the executable under @pol or, once
+ * kpr_caller_spell() ran, the spelled path, and then keeps its id for the
+ * next bind. A caller outside the initial user namespace, or whose path
+ * cannot be trusted, gets KPR_NO_PATH: it is listed nowhere.
+ *
+ * Context: rcu_read_lock() held, @pol read under it.
+ * Return: false when the path must be spelled first (kpr_caller_spell()).
+ */
+bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol)
+{
+	c->exe.path_id = KPR_NO_PATH;
+	if (!pol || !c->file || current_user_ns() != &init_user_ns)
+		return true;
+	if (!c->spelled)
+		return id_load(c->file, pol->generation, &c->exe.path_id);
+	if (c->exe.path)
+		c->exe.path_id = kpr_policy_path_id(pol, c->exe.path,
+						    c->exe.len);
+	id_store(c->file, pol->generation, c->exe.path_id);
+	return true;
+}
+
+/**
+ * kpr_caller_spell() - judge and spell the path of the caller's executable
+ * @c: the caller
+ *
+ * A path that can be trusted (exe_path_trusted()) is spelled from the root
+ * of its mount namespace, chroot ignored, as d_absolute_path() does; one
+ * that cannot is left NULL.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOMEM when no buffer is free.
+ */
+int kpr_caller_spell(struct kpr_caller *c)
+{
+	char *path;
+
+	if (c->spelled || !c->file)
+		return 0;
+	if (current_user_ns() != &init_user_ns ||
+	    !exe_path_trusted(&c->file->f_path)) {
+		c->spelled = true;
+		return 0;
+	}
+	c->buf = __getname();
+	if (!c->buf)
+		return -ENOMEM;
+	c->spelled = true;
+	path = d_absolute_path(&c->file->f_path, c->buf, PATH_MAX);
+	/* An error: not reachable from a namespace root, no path names it. */
+	if (IS_ERR(path))
+		return 0;
+	c->exe.path = path;
+	c->exe.len = c->buf + PATH_MAX - 1 - path;
+	return 0;
+}
+
+/**
+ * kpr_caller_release() - drop what kpr_caller_init() and
+ *                        kpr_caller_spell() took
+ * @c: the caller
+ */
+void kpr_caller_release(struct kpr_caller *c)
+{
+	if (c->buf)
+		__putname(c->buf);
+	if (c->file)
+		fput(c->file);
+}

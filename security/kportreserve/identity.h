@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kportreserve caller identity: which program is binding, as the policy
+ * in force knows it.
+ */
+#ifndef _SECURITY_KPORTRESERVE_IDENTITY_H
+#define _SECURITY_KPORTRESERVE_IDENTITY_H
+
+#include <linux/fs.h>
+
+#include "policy.h"
+
+/**
+ * struct kpr_caller - the task that is binding
+ * @exe: its identity as policies match it
+ * @file: its executable, referenced; NULL for kernel threads
+ * @buf: a PATH_MAX buffer holding @exe.path, once spelled
+ * @spelled: kpr_caller_spell() judged the path; @exe.path is set if it
+ *           can be trusted
+ */
+struct kpr_caller {
+	struct kpr_exe exe;
+	struct file *file;
+	char *buf;
+	bool spelled;
+};
+
+void kpr_caller_init(struct kpr_caller *c);
+bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol);
+int kpr_caller_spell(struct kpr_caller *c);
+void kpr_caller_release(struct kpr_caller *c);
+
+#endif /* _SECURITY_KPORTRESERVE_IDENTITY_H */
