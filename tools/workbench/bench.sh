@@ -101,8 +101,9 @@ for f in "$pol"/*.policy; do files+=("$f:bench/${f##*/}"); done
 export VM_SMP=1 QEMU_EXTRA="-icount shift=0,align=off,sleep=off"
 for boot in floor kpr; do
 	args=(lsm=landlock,yama,kportreserve kunit.enable=1
-	      kunit.filter_glob=kportreserve_bench)
-	[ $boot = floor ] && args=(lsm=landlock,yama kprbench=floor)
+	      kunit.filter_glob=kportreserve-bench rcutree.use_softirq=0)
+	[ $boot = floor ] &&
+		args=(lsm=landlock,yama kprbench=floor rcutree.use_softirq=0)
 	say "bench: booting $boot ($iters rounds a loop)"
 	start=$SECONDS
 	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/$boot.log" \

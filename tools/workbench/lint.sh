@@ -12,6 +12,7 @@ log=$BUILD/lint-$KVER.log
 
 files=$(cd "$TOP" && ls security/kportreserve/*.[ch] lib/kunit-tests/*.c \
 	tools/testing/selftests/kportreserve/*.[ch] tools/kportreserve/*.[ch] \
+	tools/workbench/bench/*.c \
 	2>/dev/null)
 for f in $files; do
 	# User-space tools define __printf() themselves, as
@@ -31,13 +32,14 @@ done
 # sparse and W=1 need a configured tree: the test kernel's.
 "$WB_DIR/kernel.sh" >/dev/null
 out=$(kernel_out)
-touch "$SRC"/security/kportreserve/*.c
-if kmake O="$out" W=1 C=2 security/kportreserve/ >"$log.build" 2>&1 &&
+touch "$SRC"/security/kportreserve/*.c "$SRC"/lib/kunit-tests/*.c
+if kmake O="$out" W=1 C=2 security/kportreserve/ lib/kunit-tests/ \
+	>"$log.build" 2>&1 &&
    ! grep -E 'warning|error' "$log.build" >&2; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
-	say "lint: W=1 or sparse found problems in security/kportreserve"
+	say "lint: W=1 or sparse found problems in security/kportreserve or lib/kunit-tests"
 fi
 cat "$log.build" >>"$log"
 [ "$failed" = 0 ] || grep -v '^total:' "$log" | head -n 40 >&2

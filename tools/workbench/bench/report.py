@@ -20,6 +20,10 @@ LOAD = re.compile(r"KPR-BENCH load (\S+) load_ns=(\d+) kernel_kib=(-?\d+) bytes=
 MICRO = re.compile(r"KPR-MICRO entries=(\d+) design=(\S+) verdict=(\S+) ns=([\d.]+)")
 
 
+def rules(n):
+    return "1 rule" if n == "1" else f"{int(n):,} rules"
+
+
 def parse(path):
     binds, loads, micro = {}, {}, {}
     with open(path, errors="replace") as log:
@@ -49,18 +53,18 @@ def main():
     rows = [("floor: kportreserve not in lsm=", "floor", "floor", "0"),
             ("empty policy", "empty", "floor", "0")]
     for n in SIZES:
-        rows.append((f"no rule, {n} rules", f"norule-{n}", "floor", "0"))
+        rows.append((f"no rule, {rules(n)}", f"norule-{n}", "floor", "0"))
     for n in SIZES:
-        rows.append((f"reserved, allowed, {n} rules", f"allowed-{n}",
+        rows.append((f"reserved, allowed, {rules(n)}", f"allowed-{n}",
                      "floor-reserved", "0"))
     for n in SIZES:
-        rows.append((f"reserved, denied, {n} rules", f"denied-{n}",
+        rows.append((f"reserved, denied, {rules(n)}", f"denied-{n}",
                      "floor-reserved", "EADDRINUSE"))
     for n in LANDLOCK_SIZES:
-        rows.append((f"Landlock, allowed, {n} rules", f"landlock-allowed-{n}",
+        rows.append((f"Landlock, allowed, {rules(n)}", f"landlock-allowed-{n}",
                      "floor-reserved", "0"))
     for n in LANDLOCK_SIZES:
-        rows.append((f"Landlock, denied, {n} rules", f"landlock-denied-{n}",
+        rows.append((f"Landlock, denied, {rules(n)}", f"landlock-denied-{n}",
                      "floor-reserved", "EACCES"))
 
     problems = []
@@ -146,7 +150,7 @@ def main():
             old = micro.get((n, "rfc2013", verdict))
             if ours is None or old is None:
                 continue
-            micro_rows.append([f"{n} entries, {verdict}", f"{ours:.1f} ns",
+            micro_rows.append([f"{int(n):,} entries, {verdict}", f"{ours:.1f} ns",
                                f"{old:.1f} ns"])
 
     def text_table(rows):
@@ -189,12 +193,16 @@ set title "bind() cost relative to the same kernel without kportreserve (QEMU -i
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set ylabel "ratio to the floor"
-set yrange [0:*]
+set ylabel "ratio to the floor (log scale)"
+set logscale y 2
+set yrange [0.25:32]
 set grid ytics
+set bmargin 9
+set rmargin 12
 set xtics rotate by -35 scale 0
 set key top left
 set arrow from graph 0, first 1.5 to graph 1, first 1.5 nohead dt 2 lc rgb "red"
+set arrow from graph 0, first 1.02 to graph 1, first 1.02 nohead dt 3 lc rgb "gray"
 plot "{out}/bench.dat" using 2:xtic(1) title "IPv4 TCP", \\
      "" using 3 title "IPv4 UDP", "" using 4 title "IPv6 TCP", \\
      "" using 5 title "IPv6 UDP"
