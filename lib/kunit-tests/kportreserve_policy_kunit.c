@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "policy.h"
 
 static const char sample_policy[] =

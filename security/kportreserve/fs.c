@@ -24,6 +24,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "control.h"
 #include "denials.h"
 #include "kportreserve.h"

@@ -13,8 +13,8 @@
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
 #include <linux/moduleparam.h>
-#include <uapi/linux/lsm.h>
 
+#include "compat.h"
 #include "control.h"
 #include "hooks.h"
 #include "kportreserve.h"

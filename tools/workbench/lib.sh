@@ -16,6 +16,11 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
 say() { printf '%s\n' "$*" >&2; }
+
+# The name of a stage in its summary line: "selftest", or "selftest-6.1"
+# for another series than the default.
+stage_name() { echo "$1${KVER_TAG:+-$KVER_TAG}"; }
+[ "$KVER" = 6.12 ] || KVER_TAG=$KVER
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The x86_64 kernel of a flavour (plain or debug) and its build folder.

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-}
-name=selftest${flavour:+-$flavour}
+name=$(stage_name "selftest${flavour:+-$flavour}")
 kernel=$("$WB_DIR/kernel.sh" $flavour)
 out=$BUILD/$name-$KVER
 mkdir -p "$out"
@@ -116,5 +116,5 @@ echo "$name: $pass passed, $fail failed, $skip skipped"
 # kportreserve(8) against the real securityfs, from the main boot.
 admin=$(grep -a '^admin-vm: ' "$out/console-main.log" | tr -d '\r' | tail -n 1)
 [ -n "$admin" ] || admin="admin-vm: 0 passed, 1 failed"
-echo "$admin"
+echo "$(stage_name admin-vm):${admin#admin-vm:}"
 [ "$fail" = 0 ] && [[ $admin == *" 0 failed" ]]
