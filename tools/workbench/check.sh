@@ -12,7 +12,7 @@ if [ "$KVER" = 6.1 ]; then
 	stages=(lint docs "kunit vm plain" selftest)
 else
 	stages=(lint docs fuzz admin "kunit vm" selftest upstream
-		"selftest debug" "6.1:kunit vm plain" "6.1:selftest")
+		"selftest debug" patches "6.1:kunit vm plain" "6.1:selftest")
 fi
 failed=()
 start=$SECONDS

@@ -439,8 +439,6 @@ FIXTURE(lock) {};
 FIXTURE_SETUP(lock)
 {
 	ASSERT_EQ(0, make_programs());
-	if (!getenv("KPR_LOCK_TEST"))
-		SKIP(return, "the lock cannot be undone: set KPR_LOCK_TEST=1");
 }
 
 FIXTURE_TEARDOWN(lock)
@@ -454,6 +452,9 @@ TEST_F(lock, lock_is_one_way)
 	const char *const locked[] = { "op=lock", "locked=1", "res=1", NULL };
 	char *text;
 
+	/* Here, not in the setup: 6.1's harness runs a test that skipped there. */
+	if (!getenv("KPR_LOCK_TEST"))
+		SKIP(return, "the lock cannot be undone: set KPR_LOCK_TEST=1");
 	text = mode_now();
 	EXPECT_STREQ("permissive\n", text) TH_LOG("kportreserve.mode= ignored");
 	free(text);
