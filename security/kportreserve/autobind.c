@@ -29,19 +29,6 @@
 /* The bits of ip_local_reserved_ports that kportreserve set. */
 static DECLARE_BITMAP(kpr_marked, KPR_NR_PORTS);
 
-static unsigned long reserved_word(const struct kpr_policy *pol,
-				   unsigned int word)
-{
-	unsigned long any = 0;
-	int proto;
-
-	if (!pol)
-		return 0;
-	for (proto = 0; proto < KPR_NR_PROTOS; proto++)
-		any |= pol->reserved[proto][word];
-	return any;
-}
-
 /**
  * kpr_autobind_sync() - keep automatic assignment off reserved ports
  * @pol: the policy now in force, or NULL
@@ -62,7 +49,7 @@ void kpr_autobind_sync(const struct kpr_policy *pol)
 	if (!sysctl)
 		return;
 	for (word = 0; word < BITS_TO_LONGS(KPR_NR_PORTS); word++) {
-		unsigned long want = reserved_word(pol, word);
+		unsigned long want = pol ? pol->any[word] : 0;
 		unsigned long add = want & ~READ_ONCE(sysctl[word]);
 		unsigned long drop = kpr_marked[word] & ~want;
 

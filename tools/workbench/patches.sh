@@ -14,7 +14,8 @@
 #
 # Then it checks the series: checkpatch.pl --strict on every patch,
 # "git am" onto a fresh clone of the pristine source giving the same tree,
-# and, with PATCHES_BUILD set, a build after each patch (see build_each).
+# and a build after each patch (see build_each): PATCHES_BUILD names the
+# command, patch-build.sh unless set; PATCHES_BUILD= builds nothing.
 # Ends with "patches: N passed, N failed", one per check.
 #
 # Under build/: pristine-KVER (the unpacked source as one git commit,
@@ -22,6 +23,7 @@
 # it is applied again) and patches-KVER (the series).
 . "$(dirname "$0")/lib.sh"
 
+PATCHES_BUILD=${PATCHES_BUILD-$WB_DIR/patch-build.sh}
 tarball=/usr/src/linux-source-$KVER.tar.xz
 pristine=$BUILD/pristine-$KVER
 series=$BUILD/series-$KVER

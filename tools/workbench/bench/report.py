@@ -111,12 +111,14 @@ def main():
                         f"worst {worst:.3f} (target <= {limit})")
 
     cols = COLUMNS
-    target("no rule, ratio to the floor",
-           [ratio(f"norule-{n}", "floor", f, p) for n in SIZES for f, p in cols]
-           + [ratio("empty", "floor", f, p) for f, p in cols], 1.02)
-    target("reserved and allowed, ratio to the floor",
-           [ratio(f"allowed-{n}", "floor-reserved", f, p)
-            for n in SIZES for f, p in cols], 1.5)
+    for proto in ("tcp", "udp"):
+        pc = [(f, p) for f, p in cols if p == proto]
+        target(f"no rule, {proto.upper()}, ratio to the floor",
+               [ratio(f"norule-{n}", "floor", f, p) for n in SIZES for f, p in pc]
+               + [ratio("empty", "floor", f, p) for f, p in pc], 1.02)
+        target(f"reserved and allowed, {proto.upper()}, ratio to the floor",
+               [ratio(f"allowed-{n}", "floor-reserved", f, p)
+                for n in SIZES for f, p in pc], 1.5)
     for kind in ("norule", "allowed", "denied"):
         target(f"{kind}: 65,536 rules against 1 rule",
                [abs(ratio(f"{kind}-65536", f"{kind}-1", f, p) - 1) + 1

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The per-patch build of make patches (its PATCHES_BUILD hook):
+#   patch-build.sh TREE N
+# builds in TREE, checked out at patch N of the series, what that patch
+# adds, with what the patches before it added:
+#   1 the LSM and its glue: configure (tinyconfig plus the workbench's
+#     kernel.config) and compile security/kportreserve/
+#   2 the KUnit tests: compile lib/kunit-tests/
+#   3 the selftests: build them with their Makefile
+#   4 kportreserve(8): build it with its Makefile
+#   5 the admin guide: kernel-doc -Wall on the sources, docutils on it
+# Objects go to build/patch-build-KVER, kept from patch to patch.
+. "$(dirname "$0")/lib.sh"
+
+tree=$1 n=$2
+out=$BUILD/patch-build-$KVER
+pmake() {
+	make -C "$tree" O="$out" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-s "$@"
+}
+
+case $n in
+1)
+	rm -rf "$out"
+	mkdir -p "$out"
+	pmake tinyconfig >/dev/null
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" \
+		"$out/.config" "$WB_DIR/config/kernel.config" >/dev/null)
+	pmake olddefconfig >/dev/null
+	grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$out/.config" ||
+		die "patch 1: CONFIG_SECURITY_KPORTRESERVE did not stick"
+	pmake security/kportreserve/
+	;;
+2)
+	grep -qx 'CONFIG_SECURITY_KPORTRESERVE_KUNIT_TEST=y' "$out/.config" ||
+		die "patch 2: the KUnit tests are not configured"
+	pmake lib/kunit-tests/
+	[ -f "$out/lib/kunit-tests/kportreserve_policy_kunit.o" ] ||
+		die "patch 2: lib/kunit-tests was not built"
+	;;
+3)
+	mkdir -p "$out/selftests"
+	make -s -C "$tree/tools/testing/selftests/kportreserve" \
+		OUTPUT="$out/selftests" CC="ccache gcc"
+	;;
+4)
+	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="ccache gcc"
+	;;
+5)
+	rst='import docutils.core, sys
+docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
+	settings_overrides={"report_level": 2, "halt_level": 5})'
+	python3 -c "$rst" "$tree/Documentation/admin-guide/LSM/kportreserve.rst"
+	for f in "$tree"/security/kportreserve/*.[ch] "$tree"/lib/kunit-tests/*.c; do
+		"$tree/scripts/kernel-doc" -Wall -none "$f"
+	done 2>&1 | { ! grep .; }
+	;;
+*)
+	die "patch-build: no patch $n in the series"
+	;;
+esac
