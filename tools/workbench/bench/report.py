@@ -52,20 +52,18 @@ def main():
     # (row title, label, floor label it is compared with, expected result)
     rows = [("floor: kportreserve not in lsm=", "floor", "floor", "0"),
             ("empty policy", "empty", "floor", "0")]
-    for n in SIZES:
-        rows.append((f"no rule, {rules(n)}", f"norule-{n}", "floor", "0"))
-    for n in SIZES:
-        rows.append((f"reserved, allowed, {rules(n)}", f"allowed-{n}",
-                     "floor-reserved", "0"))
-    for n in SIZES:
-        rows.append((f"reserved, denied, {rules(n)}", f"denied-{n}",
-                     "floor-reserved", "EADDRINUSE"))
-    for n in LANDLOCK_SIZES:
-        rows.append((f"Landlock, allowed, {rules(n)}", f"landlock-allowed-{n}",
-                     "floor-reserved", "0"))
-    for n in LANDLOCK_SIZES:
-        rows.append((f"Landlock, denied, {rules(n)}", f"landlock-denied-{n}",
-                     "floor-reserved", "EACCES"))
+    # (title, label prefix, sizes, floor label, expected result)
+    groups = [("no rule", "norule", SIZES, "floor", "0"),
+              ("reserved, allowed", "allowed", SIZES, "floor-reserved", "0"),
+              ("reserved, denied", "denied", SIZES, "floor-reserved",
+               "EADDRINUSE"),
+              ("Landlock, allowed", "landlock-allowed", LANDLOCK_SIZES,
+               "floor-reserved", "0"),
+              ("Landlock, denied", "landlock-denied", LANDLOCK_SIZES,
+               "floor-reserved", "EACCES")]
+    for title, prefix, sizes, base, expect in groups:
+        for n in sizes:
+            rows.append((f"{title}, {rules(n)}", f"{prefix}-{n}", base, expect))
 
     problems = []
 
