@@ -129,6 +129,7 @@ TEST_F(mode, unprivileged_user_cannot_switch)
 TEST_F(mode, file_modes)
 {
 	struct stat st;
+	char *mode;
 
 	ASSERT_EQ(0, stat(MODE, &st));
 	EXPECT_EQ(0644, st.st_mode & 07777);
@@ -136,6 +137,13 @@ TEST_F(mode, file_modes)
 	EXPECT_EQ(0644, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(DENIALS, &st));
 	EXPECT_EQ(0444, st.st_mode & 07777);
+	/* The modes let root in; without CAP_MAC_ADMIN root is refused. */
+	EXPECT_EQ(EPERM, write_without_mac_admin(MODE, "permissive"));
+	mode = read_file(MODE);
+	EXPECT_STREQ("enforce\n", mode);
+	free(mode);
+	/* "0" is refused anyway: a broken check must not lock this boot. */
+	EXPECT_EQ(EPERM, write_without_mac_admin(LOCK, "0"));
 }
 
 /* ---- per-port denial figures ---- */

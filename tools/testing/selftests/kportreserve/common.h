@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -22,11 +23,13 @@
 #include <string.h>
 #include <grp.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "../kselftest_harness.h"
 
@@ -180,11 +183,30 @@ static inline int autobind_once(char family, const char *type,
 	return err;
 }
 
+/* --hammer: bind until told to stop, as binder_main() says. */
+static inline int hammer(char family, const char *type, int port, int want)
+{
+	struct pollfd stop = { .fd = 0, .events = POLLIN };
+	long binds = 0;
+	int err = 0;
+
+	if (write(1, "r", 1) != 1)
+		return USAGE;
+	while (poll(&stop, 1, 0) == 0) {
+		if (bind_once(family, type, port, "") != want)
+			err = 1;
+		binds++;
+	}
+	printf("%ld\n", binds);
+	return err;
+}
+
 /*
  * argv: --bind FAMILY TYPE PORT FLAGS, where FLAGS may also hold n (bind
  * in a new network namespace) and w (say "r" on stdout, then wait for a
- * byte on stdin before binding); --hammer FAMILY TYPE PORT COUNT ERRNO
- * binds COUNT times and exits 0 only if every bind gave ERRNO; --auto
+ * byte on stdin before binding); --hammer FAMILY TYPE PORT ERRNO says
+ * "r" on stdout, binds until stdin reaches its end, prints how many
+ * binds it made, and exits 0 only if every bind gave ERRNO; --auto
  * FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
  * another program; --setid UID GID PATH ARGS... runs it with those ids.
  */
@@ -205,14 +227,8 @@ static inline int binder_main(int argc, char **argv)
 		execv(argv[4], argv + 4);
 		return USAGE;
 	}
-	if (!strcmp(argv[1], "--hammer") && argc == 7) {
-		int i, count = atoi(argv[5]), want = atoi(argv[6]);
-
-		for (i = 0; i < count; i++)
-			if (bind_once(argv[2][0], argv[3], atoi(argv[4]), "") != want)
-				return 1;
-		return 0;
-	}
+	if (!strcmp(argv[1], "--hammer") && argc == 6)
+		return hammer(argv[2][0], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (!strcmp(argv[1], "--auto") && argc == 6)
 		return autobind_once(argv[2][0], argv[3], argv[4],
 				     atoi(argv[5]));
@@ -412,6 +428,49 @@ static inline int auto_as(const char *prog, const char *family,
 	rc = wait_exit(pid);
 	*port = n > 0 ? atoi(out) : -1;
 	return rc;
+}
+
+/*
+ * Drop CAP_MAC_ADMIN from this process's effective and permitted sets,
+ * keeping uid 0 and every other capability; returns 0 or -1.
+ */
+static inline int drop_mac_admin(void)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	const unsigned int word = CAP_MAC_ADMIN / 32;
+	const __u32 bit = 1U << (CAP_MAC_ADMIN % 32);
+
+	if (syscall(SYS_capget, &head, data))
+		return -1;
+	data[word].effective &= ~bit;
+	data[word].permitted &= ~bit;
+	data[word].inheritable &= ~bit;
+	return syscall(SYS_capset, &head, data) ? -1 : 0;
+}
+
+/*
+ * Write TEXT to PATH as root without CAP_MAC_ADMIN, in a child; returns 0
+ * if both open() and write() succeeded, else the errno of the one that
+ * failed.
+ */
+static inline int write_without_mac_admin(const char *path, const char *text)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd;
+
+		if (drop_mac_admin())
+			_exit(USAGE);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			_exit(errno);
+		_exit(write(fd, text, strlen(text)) < 0 ? errno : 0);
+	}
+	return wait_exit(pid);
 }
 
 static inline long long stat_value(const char *name)

@@ -170,10 +170,27 @@ TEST_F(bind, kernel_rule_refuses_programs)
 	EXPECT_EQ(EADDRINUSE, BIND(IMPOSTOR, variant->port));
 }
 
+#define PORT_RANGE "/proc/sys/net/ipv4/ip_local_port_range"
+
+/*
+ * With the range of automatic assignment narrowed onto reserved ports,
+ * bind() to port 0 is given one of the few ports of the range left free.
+ */
 TEST_F(bind, port_zero_binds_outside_reservations)
 {
-	ASSERT_EQ(0, load_policy("1-30000 " OWNER "\n"));
-	EXPECT_EQ(0, BIND(IMPOSTOR, 0));
+	char *range = read_file(PORT_RANGE);
+	int port = -1, err;
+
+	ASSERT_NE(NULL, range);
+	ASSERT_EQ(0, load_policy("40000-40099 " OWNER "\n"));
+	ASSERT_EQ(0, write_file(PORT_RANGE, "40000 40103"));
+	err = auto_as(IMPOSTOR, variant->family, variant->type, "bind0", 0,
+		      &port);
+	EXPECT_EQ(0, write_file(PORT_RANGE, range));
+	free(range);
+	EXPECT_EQ(0, err);
+	EXPECT_LE(40100, port);
+	EXPECT_GE(40103, port);
 }
 
 TEST_F(bind, sctp_bindx_is_checked)
@@ -263,7 +280,7 @@ TEST_F(identity, chroot_matches_full_path)
  * Start a listed program that waits; change its binary on disk with
  * @change; let it bind. Returns the program's verdict.
  */
-static int bind_after(const char *path, void (*change)(const char *))
+static int bind_after(const char *path, int (*change)(const char *))
 {
 	int to_child[2], from_child[2];
 	char c;
@@ -285,23 +302,23 @@ static int bind_after(const char *path, void (*change)(const char *))
 	close(from_child[1]);
 	if (read(from_child[0], &c, 1) != 1)
 		return -1;
-	change(path);
-	if (write(to_child[1], "g", 1) != 1)
+	if (change(path) || write(to_child[1], "g", 1) != 1)
 		return -1;
 	close(to_child[1]);
 	close(from_child[0]);
 	return wait_exit(pid);
 }
 
-static void unlink_binary(const char *path)
+/* The changes of bind_after(): 0, or -1 when the change failed. */
+static int unlink_binary(const char *path)
 {
-	unlink(path);
+	return unlink(path);
 }
 
-static void replace_binary(const char *path)
+static int replace_binary(const char *path)
 {
-	copy_file(IMPOSTOR, WORKDIR "/new");
-	rename(WORKDIR "/new", path);
+	return copy_file(IMPOSTOR, WORKDIR "/new") ||
+	       rename(WORKDIR "/new", path) ? -1 : 0;
 }
 
 TEST_F(identity, unlinked_binary_keeps_port)
@@ -607,23 +624,28 @@ TEST_F(load, writer_exiting_without_close_commits)
 	free(back);
 }
 
+/* Nothing is loaded at all: the generation stays where it was. */
 TEST_F(load, touch_changes_nothing)
 {
+	long long gen = stat_value("generation");
 	int fd = open(POLICY, O_WRONLY);
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, close(fd));
 	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
 TEST_F(load, empty_write_changes_nothing)
 {
+	long long gen = stat_value("generation");
 	int fd = open(POLICY, O_WRONLY);
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, write(fd, "", 0));
 	ASSERT_EQ(0, close(fd));
 	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
 TEST_F(load, ftruncate_starts_over)
@@ -747,6 +769,9 @@ TEST_F(load, policy_file_modes)
 	EXPECT_EQ(0600, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(STATS, &st));
 	EXPECT_EQ(0444, st.st_mode & 07777);
+	/* The mode lets root in; without CAP_MAC_ADMIN root is refused. */
+	EXPECT_EQ(EPERM, write_without_mac_admin(POLICY, "23001 /x\n"));
+	assert_good_policy(_metadata);
 }
 
 /* ---- counters ---- */
@@ -780,41 +805,85 @@ TEST(stats_count_exactly_what_happened)
 
 /* ---- concurrency ---- */
 
-static pid_t spawn_hammer(const char *prog, int count, int want)
+/*
+ * A hammer: PROG binding port 25000 until its stdin is closed, each bind
+ * to give WANT. Its stdin and stdout are *to and *from; it has said "r"
+ * when this returns.
+ */
+static pid_t spawn_hammer(const char *prog, int want, int *to, int *from)
 {
-	char countbuf[16], wantbuf[16];
+	char wantbuf[16], c;
 	const char *const argv[] = { prog, "--hammer", "4", "tcp", "25000",
-			 countbuf, wantbuf, NULL };
+			 wantbuf, NULL };
+	int in[2], out[2];
 	pid_t pid;
 
-	snprintf(countbuf, sizeof(countbuf), "%d", count);
 	snprintf(wantbuf, sizeof(wantbuf), "%d", want);
+	/* Close-on-exec: another hammer must not hold this one's stdin open. */
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+		return -1;
 	pid = fork();
 	if (!pid) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
 		execv(prog, (char *const *)argv);
 		_exit(127);
 	}
-	return pid;
+	close(in[0]);
+	close(out[1]);
+	*to = in[1];
+	*from = out[0];
+	return read(*from, &c, 1) == 1 ? pid : -1;
 }
 
+/* Stop a hammer; returns how many binds it made, or -1. */
+static long stop_hammer(pid_t pid, int to, int from, int *rc)
+{
+	char buf[32] = "";
+	ssize_t n;
+
+	close(to);
+	n = read(from, buf, sizeof(buf) - 1);
+	close(from);
+	*rc = wait_exit(pid);
+	return n > 0 ? atol(buf) : -1;
+}
+
+/*
+ * Two programs bind for as long as policies are swapped under them, and
+ * every bind of theirs gets the answer both policies give it.
+ */
 TEST(reload_while_binding)
 {
 	static const char *const policies[] = {
 		"25000/tcp " OWNER "\n",
 		"25000/tcp " OWNER "\n25001 " SECOND "\n1-100 <kernel>\n",
 	};
+	int owner_to, owner_from, impostor_to, impostor_from, rc;
+	long owner_binds, impostor_binds;
 	pid_t owner, impostor;
 	int i;
 
 	ASSERT_EQ(0, make_programs());
 	ASSERT_EQ(0, load_policy(policies[0]));
-	owner = spawn_hammer(OWNER, 3000, 0);
-	impostor = spawn_hammer(IMPOSTOR, 3000, EADDRINUSE);
+	owner = spawn_hammer(OWNER, 0, &owner_to, &owner_from);
+	ASSERT_LT(0, owner);
+	impostor = spawn_hammer(IMPOSTOR, EADDRINUSE, &impostor_to,
+				&impostor_from);
+	ASSERT_LT(0, impostor);
 	for (i = 0; i < 2000; i++)
 		ASSERT_EQ(0, load_policy(policies[i % 2]));
-	EXPECT_EQ(0, wait_exit(owner));
-	EXPECT_EQ(0, wait_exit(impostor));
+	owner_binds = stop_hammer(owner, owner_to, owner_from, &rc);
+	EXPECT_EQ(0, rc);
+	impostor_binds = stop_hammer(impostor, impostor_to, impostor_from, &rc);
+	EXPECT_EQ(0, rc);
 	load_policy("");
+	ksft_print_msg("%ld binds of the owner and %ld of the impostor overlapped %d reloads\n",
+		       owner_binds, impostor_binds, i);
+	EXPECT_LT(0, owner_binds);
+	EXPECT_LT(0, impostor_binds);
 }
 
 int main(int argc, char **argv)
