@@ -23,7 +23,8 @@ check() {	# WHAT COMMAND...: passes when COMMAND succeeds and says nothing
 # Linux 6.1's kernel-doc has no -Wall; the warnings it has are on anyway.
 wall=-Wall
 "$SRC/scripts/kernel-doc" -h 2>&1 | grep -q -- -Wall || wall=
-for f in $(cd "$TOP" && ls security/kportreserve/*.[ch] lib/kunit-tests/*.c); do
+for f in $(cd "$TOP" && ls security/kportreserve/*.[ch] lib/kunit-tests/*.c \
+		tools/workbench/selfcheck/*.c); do
 	check "kernel-doc $f" "$SRC/scripts/kernel-doc" $wall -none "$TOP/$f"
 done
 rst='import docutils.core, sys

@@ -5,6 +5,9 @@
 # apply the glue patches of the series, each once.
 . "$(dirname "$0")/lib.sh"
 
+# mutants.sh has put a deliberate defect into the grafted tree: keep it.
+[ -n "${KPR_KEEP_GRAFT:-}" ] && [ -f "$SRC/.unpacked" ] && exit 0
+
 tarball=/usr/src/linux-source-$KVER.tar.xz
 patches=$WB_DIR/patches/$KVER
 
@@ -26,6 +29,10 @@ for dir in security/kportreserve lib/kunit-tests \
 	mkdir -p "$SRC/$dir"
 	rsync -r --checksum "$TOP/$dir/" "$SRC/$dir/"
 done
+
+# The workbench's selfcheck suite, in the test kernels only: its Kbuild
+# file takes our lib/kunit-tests/Makefile and adds the suite.
+rsync -r --checksum "$WB_DIR/selfcheck/" "$SRC/lib/kunit-tests/"
 
 # kunit.py --kunitconfig security/kportreserve, as in a kernel tree.
 cp "$TOP/.kunitconfig" "$SRC/security/kportreserve/.kunitconfig"

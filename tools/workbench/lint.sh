@@ -12,7 +12,7 @@ log=$BUILD/lint-$KVER.log
 
 files=$(cd "$TOP" && ls security/kportreserve/*.[ch] lib/kunit-tests/*.c \
 	tools/testing/selftests/kportreserve/*.[ch] tools/kportreserve/*.[ch] \
-	tools/workbench/bench/*.c \
+	tools/workbench/bench/*.c tools/workbench/selfcheck/*.c \
 	2>/dev/null)
 for f in $files; do
 	# User-space tools define __printf() themselves, as

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The workbench's own test: its VM lanes fail on the kernel's reports.
+# The selfcheck KUnit suite (selfcheck/, grafted into the test kernels
+# only) provokes one on request. Each case boots a kernel through vm.sh:
+#
+#   - nothing provoked: vm.sh passes (the suite's cases skip);
+#   - a WARN_ON_ONCE(1), and a sleep inside rcu_read_lock(), in the plain
+#     and in the debug kernel, each with the console at loglevel=1, so
+#     that only the kernel log read back at the end shows the report:
+#     vm.sh fails, saying why;
+#   - the selftest lane with a warning provoked at boot: the lane fails;
+#   - tapcheck.py, which judges the selftest lanes' results, on made-up
+#     console logs: a test that did not run, a new skip, a program that
+#     stopped early, a kmemleak scan that did not run each fail.
+#
+# Ends with "workbench: N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/workbench-$KVER
+mkdir -p "$out"
+plain=$("$WB_DIR/kernel.sh")
+debug=$("$WB_DIR/kernel.sh" debug)
+echo 'echo payload done' >"$out/run.sh"
+"$WB_DIR/initramfs.sh" "$out/initramfs.cpio.gz" "$out/run.sh"
+selfcheck="kunit.enable=1 kunit.filter_glob=kportreserve-selfcheck"
+passed=0 failed=0
+
+# expect NAME KERNEL VERDICT PATTERN [CMDLINE...]: boot KERNEL; vm.sh must
+# give VERDICT (pass or fail) and say something matching PATTERN.
+expect() {
+	local name=$1 kernel=$2 verdict=$3 pattern=$4 rc=0 got=pass
+	shift 4
+	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/$name.log" \
+		"${VM_TIMEOUT:-600}" "$@" >"$out/$name.verdict" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || got=fail
+	if [ "$got" = "$verdict" ] && grep -aqE "$pattern" "$out/$name.verdict" "$out/$name.log"; then
+		passed=$((passed + 1))
+		say "    ok: $name: vm.sh said $got"
+	else
+		failed=$((failed + 1))
+		say "    not ok: $name: vm.sh said $got, expected $verdict matching '$pattern'"
+		sed 's/^/    | /' "$out/$name.verdict" >&2
+	fi
+}
+
+expect quiet "$plain" pass 'payload done' $selfcheck
+expect plain-warn "$plain" fail 'WARNING:.*kportreserve_selfcheck' \
+	$selfcheck kpr_selfcheck.trigger=warn loglevel=1
+expect plain-rcu-sleep "$plain" fail 'Voluntary context switch within RCU' \
+	$selfcheck kpr_selfcheck.trigger=rcu_sleep loglevel=1
+expect debug-warn "$debug" fail 'panic_on_warn set' \
+	$selfcheck kpr_selfcheck.trigger=warn loglevel=1
+expect debug-rcu-sleep "$debug" fail \
+	'panic_on_warn set|suspicious RCU usage|context switch within RCU|sleeping function called' \
+	$selfcheck kpr_selfcheck.trigger=rcu_sleep loglevel=1
+
+# judge NAME VERDICT PATTERN LOG [MARKER]: tapcheck.py on LOG against a
+# list of three tests, of which t.skipped may skip: VERDICT is pass when
+# it finds no failure, and it must say something matching PATTERN.
+judge() {
+	local name=$1 verdict=$2 pattern=$3 log=$4 got=pass f
+	printf 'prog t.one\nprog t.two\nprog t.skipped\n' >"$out/judge.expect"
+	printf '* prog t.skipped a test that may skip\n' >"$out/judge.skips"
+	read -r _ f _ < <("$WB_DIR/tapcheck.py" ${5:+--marker "$5"} \
+		"$out/judge.expect" "$out/judge.skips" "$KVER" "$log" \
+		2>"$out/$name.verdict")
+	[ "$f" = 0 ] || got=fail
+	if [ "$got" = "$verdict" ] && grep -qE "$pattern" "$out/$name.verdict" "$log"; then
+		passed=$((passed + 1))
+		say "    ok: $name: tapcheck.py said $got"
+	else
+		failed=$((failed + 1))
+		say "    not ok: $name: tapcheck.py said $got, expected $verdict matching '$pattern'"
+		sed 's/^/    | /' "$out/$name.verdict" >&2
+	fi
+}
+
+# tap LINES...: a console log of one test program, with its totals.
+tap() {
+	printf 'KPR-RUN prog at 1.0 s\n'
+	printf '%s\n' "$@"
+	printf '# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0\n'
+	printf 'KPR-END at 2.0 s\n'
+}
+ok3=("#  RUN  t.one ..." "ok 1 t.one" "#  RUN  t.two ..." "ok 2 t.two"
+     "#  RUN  t.skipped ..." "ok 3 t.skipped # SKIP not here")
+tap "${ok3[@]}" >"$out/all.log"
+judge all-ran pass '' "$out/all.log"
+tap "${ok3[@]:0:2}" "${ok3[@]:4:2}" >"$out/missing.log"
+judge filter-matched-nothing fail 'ran 0 times.*t.two' "$out/missing.log"
+tap "${ok3[@]:0:2}" "#  RUN  t.two ..." "ok 2 t.two # SKIP new" \
+	"${ok3[@]:4:2}" >"$out/new-skip.log"
+judge new-skip fail 'not allowed to be: prog t.two' "$out/new-skip.log"
+{ echo 'KPR-RUN prog at 1.0 s'; printf '%s\n' "${ok3[@]:0:2}"; } >"$out/early.log"
+judge stopped-early fail 'stopped early' "$out/early.log"
+judge no-kmemleak-scan fail 'no KPR-KMEMLEAK-SCANNED line' "$out/all.log" \
+	KPR-KMEMLEAK-SCANNED
+# 6.1's harness leaves the name out of a skip: the RUN line gives it.
+tap "${ok3[@]:0:4}" "#  RUN  t.skipped ..." "ok 3 # SKIP not here" >"$out/6.1.log"
+judge skip-named-by-run-line pass '' "$out/6.1.log"
+
+# A lane, not only vm.sh: the selftest lane with a warning at boot.
+rc=0
+VM_APPEND="$selfcheck kpr_selfcheck.trigger=warn" SELFTEST_ARGS="-t port_without_rule" \
+	SELFTEST_OUT=$out/lane "$WB_DIR/selftest.sh" >"$out/lane.out" 2>&1 || rc=$?
+if [ "$rc" != 0 ] && grep -q 'reported a problem' "$out/lane.out"; then
+	passed=$((passed + 1))
+	say "    ok: the selftest lane fails on a warning"
+else
+	failed=$((failed + 1))
+	say "    not ok: the selftest lane, rc=$rc, on a warning:"
+	tail -n 20 "$out/lane.out" | sed 's/^/    | /' >&2
+fi
+echo "$(stage_name workbench): $passed passed, $failed failed"
+[ "$failed" = 0 ]
