@@ -11,7 +11,7 @@
 if [ "$KVER" = 6.1 ]; then
 	stages=(lint docs "kunit vm plain" selftest)
 else
-	stages=(lint docs fuzz admin "kunit vm" selftest upstream
+	stages=(lint docs fuzz admin "kunit vm" workbench selftest upstream
 		"selftest debug" patches "6.1:kunit vm plain" "6.1:selftest")
 fi
 failed=()
