@@ -12,7 +12,10 @@
 #   - the selftest lane with a warning provoked at boot: the lane fails;
 #   - tapcheck.py, which judges the selftest lanes' results, on made-up
 #     console logs: a test that did not run, a new skip, a program that
-#     stopped early, a kmemleak scan that did not run each fail.
+#     stopped early, a kmemleak scan that did not run each fail; and
+#     tapcheck.py --compare, which judges the upstream lane: a test that
+#     fails only with kportreserve fails, one that fails without it too
+#     is named and not counted as a pass.
 #
 # Ends with "workbench: N passed, N failed".
 . "$(dirname "$0")/lib.sh"
@@ -99,6 +102,28 @@ judge no-kmemleak-scan fail 'no KPR-KMEMLEAK-SCANNED line' "$out/all.log" \
 # 6.1's harness leaves the name out of a skip: the RUN line gives it.
 tap "${ok3[@]:0:4}" "#  RUN  t.skipped ..." "ok 3 # SKIP not here" >"$out/6.1.log"
 judge skip-named-by-run-line pass '' "$out/6.1.log"
+
+# compare NAME VERDICT PATTERN WITH_LOG WITHOUT_LOG: tapcheck.py --compare,
+# as upstream.sh judges its two boots.
+compare() {
+	local name=$1 verdict=$2 pattern=$3 got=pass f
+	read -r _ f _ < <("$WB_DIR/tapcheck.py" --compare "$out/judge.expect" \
+		"$out/judge.skips" "$KVER" "$4" "$5" 2>"$out/$name.verdict")
+	[ "$f" = 0 ] || got=fail
+	if [ "$got" = "$verdict" ] && grep -qE "$pattern" "$out/$name.verdict"; then
+		passed=$((passed + 1))
+		say "    ok: $name: tapcheck.py --compare said $got"
+	else
+		failed=$((failed + 1))
+		say "    not ok: $name: tapcheck.py --compare said $got, expected $verdict matching '$pattern'"
+		sed 's/^/    | /' "$out/$name.verdict" >&2
+	fi
+}
+tap "${ok3[@]:0:2}" "#  RUN  t.two ..." "not ok 2 t.two" "${ok3[@]:4:2}" >"$out/two-fails.log"
+compare fails-only-with-kportreserve fail 'fail with kportreserve, pass without: prog t.two' \
+	"$out/two-fails.log" "$out/all.log"
+compare fails-without-kportreserve-too pass 'failed without kportreserve too.*prog t.two' \
+	"$out/two-fails.log" "$out/two-fails.log"
 
 # A lane, not only vm.sh: the selftest lane with a warning at boot.
 rc=0
