@@ -18,7 +18,7 @@ or a comma-separated list of kernel series. The verdict, one line each:
 - a skip that SKIPS does not allow for this KVER fails;
 - "not ok" fails;
 - a program that started and did not end with its totals fails, and so
-  does a --marker line (a step that must have run) missing from LOG.
+  does a --marker (the line of a step that must have run) missing from LOG.
 
 Prints every problem and, last, "passed failed skipped" as three numbers.
 With KPR_EXPECT_UPDATE=1 it writes what ran to EXPECT instead of judging
@@ -80,16 +80,17 @@ def log_problems(log, markers):
     """What LOG says went wrong beside the results themselves.
 
     Every program that started ("KPR-RUN") must have ended with the
-    harness's totals, and every marker must stand at the start of a line.
+    harness's totals, and every marker must be in it.
     """
     started = ended = 0
     seen = set()
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
             line = line.rstrip('\r\n')
-            started += line.startswith('KPR-RUN ')
-            ended += line.startswith('# Totals:')
-            seen.update(m for m in markers if line.startswith(m))
+            # The console may put the firmware's escapes before a line.
+            started += 'KPR-RUN ' in line
+            ended += '# Totals:' in line
+            seen.update(m for m in markers if m in line)
     problems = []
     if not started:
         problems.append(f'no test program started in {log}')
