@@ -533,12 +533,17 @@ static int parse_line(struct kpr_ruleset *rs, const char *line, size_t len,
 	size_t n;
 	int err;
 
-	if (memchr(line, '\0', len)) {
-		*msg = "NUL byte in policy";
-		return -EINVAL;
-	}
+	/*
+	 * Length first: a line fed in pieces is refused by its length before
+	 * its bytes are seen (kpr_parser_feed()), and a line must get the
+	 * same error however it was written.
+	 */
 	if (len > KPR_LINE_MAX) {
 		*msg = "line too long";
+		return -EINVAL;
+	}
+	if (memchr(line, '\0', len)) {
+		*msg = "NUL byte in policy";
 		return -EINVAL;
 	}
 	n = split_fields(line, len, fields, ARRAY_SIZE(fields));
