@@ -459,6 +459,7 @@ TEST_F(lock, lock_is_one_way)
 	struct audit_reader ar;
 	const char *const locked[] = { "op=lock", "locked=1", "res=1", NULL };
 	char *text;
+	int fd;
 
 	/* Here, not in the setup: 6.1's harness runs a test that skipped there. */
 	if (!getenv("KPR_LOCK_TEST"))
@@ -474,6 +475,11 @@ TEST_F(lock, lock_is_one_way)
 	EXPECT_EQ(-EINVAL, write_file(LOCK, "0"));
 	EXPECT_EQ(-EINVAL, write_file(LOCK, "2"));
 
+	/* A load begun before the lock and closed after it fails at close. */
+	fd = open(POLICY, O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_all(fd, "26401/tcp /x\n", 13));
+
 	ASSERT_EQ(0, audit_open(&ar, true));
 	ASSERT_EQ(0, write_file(LOCK, "1\n"));
 	text = audit_find(&ar, AUDIT_KPORTRESERVE_CONFIG_CHANGE, locked);
@@ -484,6 +490,8 @@ TEST_F(lock, lock_is_one_way)
 	text = read_file(LOCK);
 	EXPECT_STREQ("1\n", text);
 	free(text);
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EPERM, errno);
 	EXPECT_EQ(0, write_file(LOCK, "1"));
 	EXPECT_EQ(-EPERM, write_file(LOCK, "0"));
 	EXPECT_EQ(-EPERM, load_policy(""));
