@@ -13,7 +13,8 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug upstream bench demo shell lint docs fuzz admin patches check clean help
+	selftest-debug upstream bench demo shell lint docs fuzz admin patches mutants \
+	workbench check clean help
 
 all: check
 
@@ -79,6 +80,14 @@ admin: deps
 # make fuzz SECONDS=600 fuzzes the parser for ten minutes.
 fuzz: deps
 	@$(WB)/fuzz.sh $(SECONDS)
+
+# Each deliberate defect of tools/workbench/mutants/ must fail a test.
+mutants: deps
+	@$(WB)/mutants.sh
+
+# The VM lanes fail on the kernel's reports: the workbench's own test.
+workbench: deps
+	@$(WB)/workbench.sh
 
 check: deps
 	@$(WB)/check.sh

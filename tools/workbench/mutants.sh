@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make mutants: build the LSM with each deliberate defect of mutants/, one
+# at a time, and run the suites that must catch it, cheapest first: KUnit
+# in the plain kernel, then the selftest lane (its three boots). The first
+# suite that fails kills the mutant; a mutant that passes them all
+# survived, which means a test is missing. MUTANTS="01 07" runs only the
+# mutants whose names start so.
+#
+# One line per mutant, "mutant NAME: killed by SUITE (N s)" or "mutant
+# NAME: SURVIVED (expected to be killed by ...)", and last "mutants: N
+# killed, N survived". A mutant that does not build counts as survived.
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/mutants-$KVER
+mkdir -p "$out"
+rm -f "$out"/*.log
+killed=0 survived=0
+# Whatever happens, the grafted tree gets our own sources back.
+trap '"$WB_DIR/graft.sh"' EXIT
+export KPR_KEEP_GRAFT=1
+
+for patch in "$WB_DIR"/mutants/*.patch; do
+	name=$(basename "$patch" .patch)
+	if [ -n "${MUTANTS:-}" ]; then
+		case " $MUTANTS " in *" ${name%%-*} "*) ;; *) continue ;; esac
+	fi
+	start=$SECONDS
+	KPR_KEEP_GRAFT= "$WB_DIR/graft.sh"
+	patch -d "$SRC" -p1 -s -f --no-backup-if-mismatch <"$patch" ||
+		die "mutant $name does not apply"
+	verdict=
+	if ! "$WB_DIR/kernel.sh" >"$out/$name-build.log" 2>&1; then
+		verdict="SURVIVED: it does not build ($out/$name-build.log)"
+	fi
+	for suite in "kunit vm plain" selftest; do
+		[ -z "$verdict" ] || break
+		# shellcheck disable=SC2086
+		if ! SELFTEST_OUT=$out/selftest "$WB_DIR/${suite%% *}.sh" ${suite#"${suite%% *}"} \
+			>"$out/$name-${suite%% *}.log" 2>&1; then
+			verdict="killed by ${suite%% *}"
+		fi
+	done
+	if [[ $verdict == killed* ]]; then
+		killed=$((killed + 1))
+	else
+		survived=$((survived + 1))
+		[ -n "$verdict" ] || verdict="SURVIVED (expected to be killed by $(sed -n 's/^# KILLED-BY: //p' "$patch"))"
+	fi
+	echo "mutant $name: $verdict ($((SECONDS - start)) s)"
+done
+echo "mutants: $killed killed, $survived survived"
+[ "$survived" = 0 ] && [ "$killed" != 0 ]
