@@ -17,8 +17,9 @@ fi
 failed=()
 start=$SECONDS
 # The Linux 6.1 kernel is built in the background, at the lowest priority,
-# from the first 6.12 VM stage on: the guests under TCG leave much of the
-# two cores idle. The 6.1 stages wait for it.
+# from the workbench stage on, when the 6.12 kernels are built: the VM
+# stages under TCG leave much of the two cores idle. The 6.1 stages wait
+# for it.
 prebuild=
 prebuild_log=$BUILD/prebuild-6.1.log
 for stage in "${stages[@]}"; do

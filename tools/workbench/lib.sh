@@ -32,3 +32,16 @@ kmake() {
 	make -C "$SRC" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
 		${V:+V=$V} "$@"
 }
+
+# tapcheck ARGS...: the "PASSED FAILED SKIPPED" of tapcheck.py ARGS, or one
+# failure when tapcheck.py could not judge (a list missing, a bad line).
+tapcheck() {
+	local counts
+
+	if counts=$("$WB_DIR/tapcheck.py" "$@"); then
+		tail -n 1 <<<"$counts"
+	else
+		say "tapcheck.py could not judge: $*"
+		echo "0 1 0"
+	fi
+}

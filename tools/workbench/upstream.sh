@@ -41,6 +41,7 @@ build lsm_list_modules_test "$st/lsm/lsm_list_modules_test.c" "$st/lsm/common.c"
 # program without TAP output of its own is one test, judged by its exit
 # status.
 {
+	echo 'dmesg -n 1'
 	echo 'P=/sys/kernel/security/kportreserve/policy'
 	echo '[ -e $P ] && printf "1-1000 /usr/sbin/nobody\n40000-40999 /usr/sbin/nobody\n61000-61100/tcp <kernel>\n" >$P'
 	echo 'echo "UPSTREAM-LSM $(cat /sys/kernel/security/lsm)"'
@@ -71,13 +72,13 @@ grep -aq 'UPSTREAM-LSM .*kportreserve' "$out/with.log" ||
 ! grep -aq 'UPSTREAM-LSM .*kportreserve' "$out/without.log" ||
 	die "upstream: kportreserve was enabled in the boot without it"
 # The three rules above, or the with boot tested nothing of ours.
-grep -aq '^UPSTREAM-RULES rules 3' "$out/with.log" ||
+grep -aqxE $'UPSTREAM-RULES rules 3\r?' "$out/with.log" ||
 	die "upstream: the policy of the boot with kportreserve was not loaded: $(grep -a UPSTREAM-RULES "$out/with.log")"
 
 # A test that fails with kportreserve and passes without fails; one that
 # fails without kportreserve is upstream's own, named and never counted
 # as a pass (tapcheck.py --compare). No test is run twice.
-read -r passed failed skipped < <("$WB_DIR/tapcheck.py" --compare \
+read -r passed failed skipped < <(tapcheck --compare \
 	"$WB_DIR/expect/upstream" "$WB_DIR/expect/skips" "$KVER" \
 	"$out/with.log" "$out/without.log")
 echo "upstream: $passed passed, $failed failed, $skipped skipped"

@@ -36,15 +36,17 @@ if [ -n "$interactive" ]; then
 fi
 
 # The kernel's reports, by the first line each prints: WARN() and the
-# lockdep and RCU-usage reports ("WARNING:"), BUG() and the reports of
-# KASAN, sleeping in atomic context and soft lockups ("BUG:"), oopses and
-# panics, RCU stalls, hard lockups, hung tasks, kmemleak and UBSAN, and
-# any stack trace at all.
+# lockdep and RCU-usage reports ("WARNING:"), the reports of KASAN,
+# sleeping in atomic context and soft lockups ("BUG:"), BUG() ("kernel BUG
+# at"), oopses and panics, RCU stalls, hard lockups (where a watchdog can
+# see them: not under TCG), hung tasks, kmemleak and UBSAN reports and a
+# kmemleak that gave up, and any stack trace at all.
 problems='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic'
 problems+='|possible recursive locking|possible circular locking'
 problems+='|inconsistent lock state|suspicious RCU usage|detected stall'
-problems+='|soft lockup|hard LOCKUP|blocked for more than|hung_task'
+problems+='|soft lockup|hard LOCKUP|blocked for more than'
 problems+='|KASAN:|UBSAN:|unreferenced object|kmemleak: [1-9][0-9]* new suspected'
+problems+='|kmemleak: .*disabled'
 problems+='|Call Trace:'
 
 # scan_log LOG: fail when the guest's kernel reported a problem; the
