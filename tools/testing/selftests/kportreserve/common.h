@@ -183,10 +183,17 @@ static inline int autobind_once(char family, const char *type,
 	return err;
 }
 
-/* --hammer: bind until told to stop, as binder_main() says. */
+static inline long long stat_value(const char *name);
+
+/*
+ * --hammer: bind until told to stop, as binder_main() says; prints how
+ * many binds it made and by how many generations the policy moved
+ * meanwhile.
+ */
 static inline int hammer(char family, const char *type, int port, int want)
 {
 	struct pollfd stop = { .fd = 0, .events = POLLIN };
+	long long first = stat_value("generation");
 	long binds = 0;
 	int err = 0;
 
@@ -197,7 +204,7 @@ static inline int hammer(char family, const char *type, int port, int want)
 			err = 1;
 		binds++;
 	}
-	printf("%ld\n", binds);
+	printf("%ld %lld\n", binds, stat_value("generation") - first);
 	return err;
 }
 
@@ -206,7 +213,8 @@ static inline int hammer(char family, const char *type, int port, int want)
  * in a new network namespace) and w (say "r" on stdout, then wait for a
  * byte on stdin before binding); --hammer FAMILY TYPE PORT ERRNO says
  * "r" on stdout, binds until stdin reaches its end, prints how many
- * binds it made, and exits 0 only if every bind gave ERRNO; --auto
+ * binds it made and how many policy loads happened meanwhile, and exits 0
+ * only if every bind gave ERRNO; --auto
  * FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
  * another program; --setid UID GID PATH ARGS... runs it with those ids.
  */
@@ -302,8 +310,10 @@ static inline int copy_file(const char *from, const char *to)
 		return -1;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
+		if (write(out, buf, n) != n) {
 			n = -1;
+			break;
+		}
 	close(in);
 	return close(out) || n < 0 ? -1 : 0;
 }

@@ -820,8 +820,13 @@ static pid_t spawn_hammer(const char *prog, int want, int *to, int *from)
 
 	snprintf(wantbuf, sizeof(wantbuf), "%d", want);
 	/* Close-on-exec: another hammer must not hold this one's stdin open. */
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+	if (pipe2(in, O_CLOEXEC))
 		return -1;
+	if (pipe2(out, O_CLOEXEC)) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
 	pid = fork();
 	if (!pid) {
 		dup2(in[0], 0);
@@ -838,17 +843,25 @@ static pid_t spawn_hammer(const char *prog, int want, int *to, int *from)
 	return read(*from, &c, 1) == 1 ? pid : -1;
 }
 
-/* Stop a hammer; returns how many binds it made, or -1. */
-static long stop_hammer(pid_t pid, int to, int from, int *rc)
+/*
+ * Stop a hammer; returns how many binds it made, or -1, and in *loads
+ * how many policy loads happened while it bound.
+ */
+static long stop_hammer(pid_t pid, int to, int from, int *rc,
+			long long *loads)
 {
-	char buf[32] = "";
+	char buf[64] = "";
+	long binds = -1;
 	ssize_t n;
 
 	close(to);
 	n = read(from, buf, sizeof(buf) - 1);
 	close(from);
 	*rc = wait_exit(pid);
-	return n > 0 ? atol(buf) : -1;
+	*loads = -1;
+	if (n <= 0 || sscanf(buf, "%ld %lld", &binds, loads) != 2)
+		return -1;
+	return binds;
 }
 
 /*
@@ -862,6 +875,7 @@ TEST(reload_while_binding)
 		"25000/tcp " OWNER "\n25001 " SECOND "\n1-100 <kernel>\n",
 	};
 	int owner_to, owner_from, impostor_to, impostor_from, rc;
+	long long owner_loads, impostor_loads;
 	long owner_binds, impostor_binds;
 	pid_t owner, impostor;
 	int i;
@@ -875,15 +889,21 @@ TEST(reload_while_binding)
 	ASSERT_LT(0, impostor);
 	for (i = 0; i < 2000; i++)
 		ASSERT_EQ(0, load_policy(policies[i % 2]));
-	owner_binds = stop_hammer(owner, owner_to, owner_from, &rc);
+	owner_binds = stop_hammer(owner, owner_to, owner_from, &rc,
+				  &owner_loads);
 	EXPECT_EQ(0, rc);
-	impostor_binds = stop_hammer(impostor, impostor_to, impostor_from, &rc);
+	impostor_binds = stop_hammer(impostor, impostor_to, impostor_from, &rc,
+				     &impostor_loads);
 	EXPECT_EQ(0, rc);
 	load_policy("");
-	ksft_print_msg("%ld binds of the owner and %ld of the impostor overlapped %d reloads\n",
-		       owner_binds, impostor_binds, i);
+	ksft_print_msg("binds during reloads: owner %ld in %lld, impostor %ld in %lld\n",
+		       owner_binds, owner_loads, impostor_binds,
+		       impostor_loads);
+	/* Both bound all along: far more than half the loads came meanwhile. */
 	EXPECT_LT(0, owner_binds);
 	EXPECT_LT(0, impostor_binds);
+	EXPECT_LE(1000, owner_loads);
+	EXPECT_LE(1000, impostor_loads);
 }
 
 int main(int argc, char **argv)
