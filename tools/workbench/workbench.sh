@@ -40,6 +40,21 @@ said() {
 	fi
 }
 
+# verdict NAME TOOL GOT WANT PATTERN: count one check, in which TOOL said
+# GOT and $out/NAME.verdict; it had to say WANT, and PATTERN (see said()).
+verdict() {
+	local name=$1 tool=$2 got=$3 want=$4 pattern=$5
+
+	if [ "$got" = "$want" ] && said "$pattern" "$out/$name.verdict"; then
+		passed=$((passed + 1))
+		say "    ok: $name: $tool said $got"
+	else
+		failed=$((failed + 1))
+		say "    not ok: $name: $tool said $got, expected $want matching '$pattern'"
+		sed 's/^/    | /' "$out/$name.verdict" >&2
+	fi
+}
+
 # expect NAME KERNEL VERDICT PATTERN [CMDLINE...]: boot KERNEL; vm.sh must
 # give VERDICT (pass or fail) and say something matching PATTERN.
 expect() {
@@ -49,14 +64,7 @@ expect() {
 		"${VM_TIMEOUT:-600}" "$@" >"$out/$name.verdict" 2>&1 || rc=$?
 	[ "$rc" = 0 ] || got=fail
 	# What vm.sh said must name the reason, not only the console log.
-	if [ "$got" = "$verdict" ] && said "$pattern" "$out/$name.verdict"; then
-		passed=$((passed + 1))
-		say "    ok: $name: vm.sh said $got"
-	else
-		failed=$((failed + 1))
-		say "    not ok: $name: vm.sh said $got, expected $verdict matching '$pattern'"
-		sed 's/^/    | /' "$out/$name.verdict" >&2
-	fi
+	verdict "$name" vm.sh "$got" "$verdict" "$pattern"
 }
 
 expect quiet "$plain" pass '' $selfcheck
@@ -82,14 +90,7 @@ judge() {
 	read -r _ f _ < <(tapcheck ${5:+--marker "$5"} "$out/judge.expect" \
 		"$out/judge.skips" "$KVER" "$log" 2>"$out/$name.verdict")
 	[ "$f" = 0 ] || got=fail
-	if [ "$got" = "$verdict" ] && said "$pattern" "$out/$name.verdict"; then
-		passed=$((passed + 1))
-		say "    ok: $name: tapcheck.py said $got"
-	else
-		failed=$((failed + 1))
-		say "    not ok: $name: tapcheck.py said $got, expected $verdict matching '$pattern'"
-		sed 's/^/    | /' "$out/$name.verdict" >&2
-	fi
+	verdict "$name" tapcheck.py "$got" "$verdict" "$pattern"
 }
 
 # tap LINES...: a console log of one test program, with its totals.
@@ -123,14 +124,7 @@ compare() {
 	read -r _ f _ < <(tapcheck --compare "$out/judge.expect" \
 		"$out/judge.skips" "$KVER" "$4" "$5" 2>"$out/$name.verdict")
 	[ "$f" = 0 ] || got=fail
-	if [ "$got" = "$verdict" ] && said "$pattern" "$out/$name.verdict"; then
-		passed=$((passed + 1))
-		say "    ok: $name: tapcheck.py --compare said $got"
-	else
-		failed=$((failed + 1))
-		say "    not ok: $name: tapcheck.py --compare said $got, expected $verdict matching '$pattern'"
-		sed 's/^/    | /' "$out/$name.verdict" >&2
-	fi
+	verdict "$name" "tapcheck.py --compare" "$got" "$verdict" "$pattern"
 }
 tap "${ok3[@]:0:2}" "#  RUN  t.two ..." "not ok 2 t.two" "${ok3[@]:4:2}" >"$out/two-fails.log"
 compare fails-only-with-kportreserve fail 'fail with kportreserve, pass without: prog t.two' \
