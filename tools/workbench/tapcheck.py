@@ -5,6 +5,7 @@
     tapcheck.py [--marker LINE]... EXPECT SKIPS KVER LOG
     tapcheck.py --kunit EXPECT SKIPS KVER JSON
     tapcheck.py --compare EXPECT SKIPS KVER WITH_LOG WITHOUT_LOG
+    tapcheck.py --plain PROGRAM EXPECT SKIPS KVER LOG [BEGIN]
 
 LOG is a guest's console log, in which each test program's output follows
 a line "KPR-RUN PROGRAM" and ends at the next KPR- marker (selftest.sh,
@@ -32,7 +33,9 @@ are); EXPECT "-" (a subset picked by hand) only asks that some test ran.
 
 --kunit judges the cases of kunit.py's JSON output, as "kunit SUITE.CASE"
 (a parameterised case's runs as SUITE.CASE.PARAM). --compare judges two
-boots of the same tests against each other (see compare()).
+boots of the same tests against each other (see compare()). --plain
+judges the "ok N - WHAT" lines of kportreserve(8)'s tests, as "PROGRAM
+WHAT" (see plain_results()).
 
 The test's name comes from the harness's "#  RUN  NAME ..." line, since
 the harness of Linux 6.1 leaves it out of the "ok N # SKIP" line.
@@ -110,6 +113,28 @@ def log_results(log, markers=()):
     problems.extend(f'no {m} line: that step did not run ({log})'
                     for m in markers if m not in text)
     return ran, problems
+
+
+def plain_results(program, log, begin=None):
+    """Yield the "ok N - WHAT" results of kportreserve(8)'s test scripts.
+
+    They print no totals of their own; with BEGIN, only the lines after
+    the marker BEGIN up to the next marker are theirs.
+    """
+    inside = begin is None
+    with open(log, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\r\n')
+            if begin is not None and MARKER.search(line):
+                inside = begin in line
+                continue
+            result = RESULT.match(line) if inside else None
+            if not result or not (result.group(2) or '').startswith('- '):
+                continue
+            name = result.group(2)[2:].split(' #')[0].strip()
+            status = ('fail' if result.group(1) else
+                      'skip' if result.group(3) == 'SKIP' else 'pass')
+            yield program, name, status, (result.group(4) or '').strip()
 
 
 def kunit_results(path):
@@ -252,6 +277,9 @@ def main():
         compare(*args[1:6])
     elif args[0] == '--kunit':
         judge(list(kunit_results(args[4])), [], *args[1:4])
+    elif args[0] == '--plain':
+        ran = list(plain_results(args[1], *args[5:7]))
+        judge(ran, [], *args[2:5])
     else:
         markers = []
         while args[0] == '--marker':
