@@ -5,6 +5,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -80,10 +81,10 @@ static const struct match_case match_cases[] = {
 	{ "before overlap", TCP, 8049, OTHER, false },
 	{ "after overlap", TCP, 8061, OTHER, false },
 	{ "after overlap, first program", TCP, 8061, SERVER, true },
-	{ "kernel thread", UDP, 2049, KPR_KERNEL_NAME, true },
-	{ "user program on kernel port", TCP, 2049, "/usr/sbin/rpc.nfsd", false },
-	{ "kernel thread on user port", TCP, 80, KPR_KERNEL_NAME, false },
-	{ "kernel thread, port without rule", TCP, 1, KPR_KERNEL_NAME, true },
+	{ "kernel rule refuses every program", UDP, 2049, "/usr/sbin/rpc.nfsd", false },
+	{ "kernel rule refuses on every protocol", TCP, 2049, NGINX, false },
+	{ "kernel rule refuses an unknown executable", UDP, 2049, NULL, false },
+	{ "kernel rule is not a path", UDP, 2049, KPR_KERNEL_NAME, false },
 	{ "lowest port", TCP, 1, EVIL, true },
 	{ "highest port", UDP, 65535, EVIL, true },
 	{ "sctp rule", SCTP, 9899, EVIL, false },
@@ -113,9 +114,7 @@ static struct kpr_exe exe_of(const struct kpr_policy *pol, const char *path)
 {
 	struct kpr_exe exe = { .path_id = KPR_NO_PATH };
 
-	if (path && !strcmp(path, KPR_KERNEL_NAME)) {
-		exe.kernel = true;
-	} else if (path) {
+	if (path) {
 		exe.path = path;
 		exe.len = strlen(path);
 		if (pol)
@@ -320,51 +319,73 @@ static void test_kpr_policy_build_text(struct kunit *test)
 }
 
 /*
- * Activation publishes a whole policy: readers before it see the old one,
- * readers after it the new one, and generations count up. That a reader
+ * Replacing publishes a whole policy: readers before it see the old one,
+ * readers after it the new one, and generations count up. The suite uses
+ * a slot of its own: the policy in force, and the boot policy a kernel
+ * built with these tests may have, are never touched. That a reader
  * inside rcu_read_lock() may keep using the old policy while it is
- * replaced (activation takes a mutex, so it cannot run inside that
- * reader here) is what the reload_while_binding selftest hammers under
- * KASAN.
+ * replaced is what the reload_while_binding selftest hammers under KASAN.
  */
-static void test_kpr_policy_activate_publishes_whole(struct kunit *test)
+static void test_kpr_policy_replace_publishes_whole(struct kunit *test)
 {
-	struct kpr_ruleset rs_a = {}, rs_b = {};
-	struct kpr_policy *a, *b;
+	static DEFINE_MUTEX(slot_lock);
+	struct kpr_policy __rcu *slot = NULL;
+	struct kpr_policy *a, *b, *old;
 	const struct kpr_policy *seen;
 	struct kpr_exe exe = exe_of(NULL, EVIL);
-	const char *msg;
-	unsigned int line;
-	u64 gen;
+	u64 live = kpr_policy_generation();
 
-	KUNIT_ASSERT_EQ(test, kpr_parse_policy("80 /a\n", 6, &rs_a, &line, &msg), 0);
-	KUNIT_ASSERT_EQ(test, kpr_parse_policy("81 /b\n", 6, &rs_b, &line, &msg), 0);
-	a = kpr_policy_build(&rs_a);
-	b = kpr_policy_build(&rs_b);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	a = build(test, "80 /a\n");
+	b = build(test, "81 /b\n");
 
-	gen = kpr_policy_activate(a);
+	mutex_lock(&slot_lock);
+	old = kpr_policy_replace(&slot, a, &slot_lock);
+	mutex_unlock(&slot_lock);
+	KUNIT_EXPECT_NULL(test, old);
+	KUNIT_EXPECT_EQ(test, a->generation, 1);
 	rcu_read_lock();
-	seen = rcu_dereference(kpr_active_policy);
+	seen = rcu_dereference(slot);
 	KUNIT_EXPECT_PTR_EQ(test, seen, a);
 	KUNIT_EXPECT_FALSE(test, kpr_policy_allows(seen, TCP, 80, &exe));
 	KUNIT_EXPECT_TRUE(test, kpr_policy_allows(seen, TCP, 81, &exe));
 	KUNIT_EXPECT_STREQ(test, seen->text, "80 /a\n");
 	rcu_read_unlock();
 
-	KUNIT_EXPECT_EQ(test, kpr_policy_activate(b), gen + 1);
+	mutex_lock(&slot_lock);
+	old = kpr_policy_replace(&slot, b, &slot_lock);
+	mutex_unlock(&slot_lock);
+	KUNIT_EXPECT_PTR_EQ(test, old, a);
+	KUNIT_EXPECT_EQ(test, b->generation, 2);
 	rcu_read_lock();
-	seen = rcu_dereference(kpr_active_policy);
+	seen = rcu_dereference(slot);
 	KUNIT_EXPECT_PTR_EQ(test, seen, b);
 	KUNIT_EXPECT_TRUE(test, kpr_policy_allows(seen, TCP, 80, &exe));
 	KUNIT_EXPECT_FALSE(test, kpr_policy_allows(seen, TCP, 81, &exe));
 	rcu_read_unlock();
 
-	/* Leave no reservation behind for the tests that follow. */
-	a = build(test, "");
-	kunit_remove_action(test, policy_free_action, a);
-	kpr_policy_activate(a);
+	/* Both are still freed by build()'s actions, after a grace period. */
+	synchronize_rcu();
+	KUNIT_EXPECT_EQ(test, kpr_policy_generation(), live);
+}
+
+/* A load is named in audit by the sha256 of its canonical text. */
+static void test_kpr_policy_digest(struct kunit *test)
+{
+	static const u8 empty[SHA256_DIGEST_SIZE] = {
+		0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14,
+		0x9a, 0xfb, 0xf4, 0xc8, 0x99, 0x6f, 0xb9, 0x24,
+		0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b, 0x93, 0x4c,
+		0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55,
+	};
+	struct kpr_policy *pol = build(test, "# nothing\n");
+	struct kpr_policy *same = build(test, "80/tcp   /a\n");
+	struct kpr_policy *canon = build(test, "80/tcp /a\n");
+	u8 want[SHA256_DIGEST_SIZE];
+
+	KUNIT_EXPECT_MEMEQ(test, pol->digest, empty, sizeof(empty));
+	sha256((const u8 *)"80/tcp /a\n", 10, want);
+	KUNIT_EXPECT_MEMEQ(test, canon->digest, want, sizeof(want));
+	KUNIT_EXPECT_MEMEQ(test, same->digest, want, sizeof(want));
 }
 
 static struct kunit_case kpr_policy_test_cases[] = {
@@ -376,7 +397,8 @@ static struct kunit_case kpr_policy_test_cases[] = {
 	KUNIT_CASE(test_kpr_policy_path_ids_many),
 	KUNIT_CASE(test_kpr_policy_build_overlap_limit),
 	KUNIT_CASE(test_kpr_policy_build_text),
-	KUNIT_CASE(test_kpr_policy_activate_publishes_whole),
+	KUNIT_CASE(test_kpr_policy_replace_publishes_whole),
+	KUNIT_CASE(test_kpr_policy_digest),
 	{}
 };
 

@@ -3,10 +3,11 @@
  * kportreserve logging and audit records.
  *
  * Denials go to the kernel log, rate-limited, and to audit as
- * AUDIT_KPORTRESERVE_ACCESS. Policy loads and changes of mode and lock go
- * to audit as AUDIT_KPORTRESERVE_POLICY_LOAD and
- * AUDIT_KPORTRESERVE_CONFIG_CHANGE, with the auid and session of who made
- * them, as IPE records its own.
+ * AUDIT_KPORTRESERVE_ACCESS. Policy loads go to audit as
+ * AUDIT_KPORTRESERVE_POLICY_LOAD with the digest of the policy, changes of
+ * mode as AUDIT_MAC_STATUS, in the form SELinux and IPE give them, and the
+ * lock as AUDIT_KPORTRESERVE_CONFIG_CHANGE; each names who made the change
+ * by pid, auid and session.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
@@ -15,6 +16,7 @@
 #include <linux/cred.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "audit.h"
 #include "control.h"
@@ -27,26 +29,30 @@ static struct audit_buffer *record_start(int type)
 	return audit_log_start(audit_context(), GFP_KERNEL, type);
 }
 
-static const char *exe_name(const struct kpr_exe *exe)
+/*
+ * The caller's name, copied once: a sibling thread may rename it while a
+ * report is written (see lsm_audit.c).
+ */
+static void snapshot_comm(char comm[TASK_COMM_LEN])
 {
-	return exe->kernel ? KPR_KERNEL_NAME : "?";
+	memcpy(comm, current->comm, TASK_COMM_LEN);
+	comm[TASK_COMM_LEN - 1] = '\0';
 }
 
 static void log_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
-		       bool permissive)
+		       const char *comm, bool permissive)
 {
 	const char *verdict = permissive ? "would deny" : "denied";
 
 	if (exe->path)
 		pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=%*pE\n",
 				      verdict, b->port, kpr_proto_name(b->proto),
-				      task_tgid_nr(current), current->comm,
+				      task_tgid_nr(current), comm,
 				      (int)exe->len, exe->path);
 	else
-		pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=%s\n",
+		pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=(null)\n",
 				      verdict, b->port, kpr_proto_name(b->proto),
-				      task_tgid_nr(current), current->comm,
-				      exe_name(exe));
+				      task_tgid_nr(current), comm);
 }
 
 static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
@@ -57,6 +63,16 @@ static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
 		audit_log_format(ab, " laddr=%pI4", b->addr);
 }
 
+/* The ids of the caller, named as the kernel's own records name them. */
+static void audit_ids(struct audit_buffer *ab, const struct kpr_exe *exe)
+{
+	audit_log_format(ab, " pid=%d uid=%u euid=%u auid=%u ses=%u",
+			 task_tgid_nr(current),
+			 from_kuid(&init_user_ns, current_uid()), exe->uid,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current));
+}
+
 /**
  * kpr_audit_denied() - report a bind refused, or that would be refused
  * @b: the bind
@@ -64,41 +80,56 @@ static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
  * @permissive: the bind was allowed because of permissive mode
  *
  * Writes a rate-limited kernel log line and, when audit is enabled, an
- * AUDIT_KPORTRESERVE_ACCESS record.
+ * AUDIT_KPORTRESERVE_ACCESS record. An executable that cannot be named
+ * is "(null)", as audit_log_d_path_exe() writes it.
  *
  * Context: process context.
  */
 void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
 		      bool permissive)
 {
+	char comm[TASK_COMM_LEN];
 	struct audit_buffer *ab;
 
-	log_denied(b, exe, permissive);
+	snapshot_comm(comm);
+	log_denied(b, exe, comm, permissive);
 	ab = record_start(AUDIT_KPORTRESERVE_ACCESS);
 	if (!ab)
 		return;
-	audit_log_format(ab, "lsm=kportreserve op=bind proto=%s port=%u",
+	audit_log_format(ab, "lsm=kportreserve op=bind proto=%s lport=%u",
 			 kpr_proto_name(b->proto), b->port);
 	audit_laddr(ab, b);
-	audit_log_format(ab, " pid=%d uid=%u comm=", task_tgid_nr(current),
-			 exe->uid);
-	audit_log_untrustedstring(ab, current->comm);
-	audit_log_format(ab, " exe=");
-	if (exe->path)
+	audit_ids(ab, exe);
+	audit_log_format(ab, " comm=");
+	audit_log_untrustedstring(ab, comm);
+	if (exe->path) {
+		audit_log_format(ab, " exe=");
 		audit_log_n_untrustedstring(ab, exe->path, exe->len);
-	else
-		audit_log_format(ab, "%s", exe_name(exe));
+	} else {
+		audit_log_format(ab, " exe=(null)");
+	}
 	audit_log_format(ab, " permissive=%d res=%d", permissive, permissive);
 	audit_log_end(ab);
 }
 
-/* Who made a change: the auid, session and pid, as IPE records them. */
-static void audit_subject(struct audit_buffer *ab, int err)
+/**
+ * kpr_subject_current() - name the current task as the maker of a change
+ * @who: receives its pid, auid and session
+ */
+void kpr_subject_current(struct kpr_subject *who)
+{
+	who->pid = task_tgid_nr(current);
+	who->auid = audit_get_loginuid(current);
+	who->ses = audit_get_sessionid(current);
+}
+
+/* Who made a change: the pid, auid and session, as IPE records them. */
+static void audit_subject(struct audit_buffer *ab,
+			  const struct kpr_subject *who, int err)
 {
 	audit_log_format(ab, " pid=%d auid=%u ses=%u lsm=kportreserve res=%d",
-			 task_tgid_nr(current),
-			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
-			 audit_get_sessionid(current), !err);
+			 who->pid, from_kuid(&init_user_ns, who->auid),
+			 who->ses, !err);
 	if (err)
 		audit_log_format(ab, " errno=%d", err);
 }
@@ -106,21 +137,23 @@ static void audit_subject(struct audit_buffer *ab, int err)
 /**
  * kpr_audit_policy_load() - record a policy load, or its refusal
  * @pol: the policy
+ * @who: who loaded it
  * @err: 0 if it was put in force, else why not
  *
  * Context: process context.
  */
-void kpr_audit_policy_load(const struct kpr_policy *pol, int err)
+void kpr_audit_policy_load(const struct kpr_policy *pol,
+			   const struct kpr_subject *who, int err)
 {
 	struct audit_buffer *ab;
 
 	ab = record_start(AUDIT_KPORTRESERVE_POLICY_LOAD);
 	if (!ab)
 		return;
-	audit_log_format(ab, "op=load generation=%llu rules=%zu ports=%u",
+	audit_log_format(ab, "op=load generation=%llu rules=%zu ports=%u policy_digest=sha256:%*phN",
 			 err ? 0 : pol->generation, pol->rs.nr_rules,
-			 pol->nr_ports);
-	audit_subject(ab, err);
+			 pol->nr_ports, (int)sizeof(pol->digest), pol->digest);
+	audit_subject(ab, who, err);
 	audit_log_end(ab);
 }
 
@@ -130,19 +163,22 @@ void kpr_audit_policy_load(const struct kpr_policy *pol, int err)
  * @old_permissive: the mode before
  * @err: 0 if the mode was set, else why not
  *
+ * An AUDIT_MAC_STATUS record, as SELinux and IPE write for their own
+ * enforcing switch.
+ *
  * Context: process context.
  */
 void kpr_audit_mode(bool permissive, bool old_permissive, int err)
 {
 	struct audit_buffer *ab;
 
-	ab = record_start(AUDIT_KPORTRESERVE_CONFIG_CHANGE);
+	ab = record_start(AUDIT_MAC_STATUS);
 	if (!ab)
 		return;
-	audit_log_format(ab, "op=setmode mode=%s old_mode=%s",
-			 kpr_mode_name(permissive),
-			 kpr_mode_name(old_permissive));
-	audit_subject(ab, err);
+	audit_log_format(ab, "enforcing=%d old_enforcing=%d auid=%u ses=%u enabled=1 old-enabled=1 lsm=kportreserve res=%d",
+			 !permissive, !old_permissive,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current), !err);
 	audit_log_end(ab);
 }
 
@@ -154,12 +190,14 @@ void kpr_audit_mode(bool permissive, bool old_permissive, int err)
  */
 void kpr_audit_lock(int err)
 {
+	struct kpr_subject who;
 	struct audit_buffer *ab;
 
 	ab = record_start(AUDIT_KPORTRESERVE_CONFIG_CHANGE);
 	if (!ab)
 		return;
+	kpr_subject_current(&who);
 	audit_log_format(ab, "op=lock locked=1");
-	audit_subject(ab, err);
+	audit_subject(ab, &who, err);
 	audit_log_end(ab);
 }

@@ -45,8 +45,8 @@ void kpr_autobind_sync(const struct kpr_policy *pol)
 	unsigned long *sysctl = init_net.ipv4.sysctl_local_reserved_ports;
 	unsigned int word, bit;
 
-	/* Without CONFIG_SYSCTL there is no such bitmap to steer by. */
-	if (!sysctl)
+	/* Allocated by the network stack's pernet init, before us. */
+	if (WARN_ON_ONCE(!sysctl))
 		return;
 	for (word = 0; word < BITS_TO_LONGS(KPR_NR_PORTS); word++) {
 		unsigned long want = pol ? pol->any[word] : 0;

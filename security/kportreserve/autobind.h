@@ -7,6 +7,13 @@
 
 #include "policy.h"
 
+#ifdef CONFIG_SYSCTL
 void kpr_autobind_sync(const struct kpr_policy *pol);
+#else
+/* Without sysctls there is no ip_local_reserved_ports to steer by. */
+static inline void kpr_autobind_sync(const struct kpr_policy *pol)
+{
+}
+#endif
 
 #endif /* _SECURITY_KPORTRESERVE_AUTOBIND_H */

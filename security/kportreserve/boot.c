@@ -48,7 +48,7 @@ static void __init load_boot_policy(void)
 		       PTR_ERR(pol));
 		return;
 	}
-	if (kpr_commit_policy(pol))
+	if (kpr_commit_policy(pol, NULL, NULL))
 		kpr_policy_free(pol);
 }
 

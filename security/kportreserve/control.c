@@ -25,6 +25,7 @@
 
 #include "audit.h"
 #include "control.h"
+#include "denials.h"
 
 bool kpr_permissive __read_mostly;
 static bool kpr_locked;
@@ -94,30 +95,56 @@ bool kpr_is_locked(void)
 	return READ_ONCE(kpr_locked);
 }
 
-/**
- * kpr_commit_policy() - put a built policy in force, unless locked
- * @pol: the policy; on success it belongs to the module, on error it is
- *       still the caller's to free
- *
- * Context: process context; takes kpr_control_lock.
- * Return: 0, or -EPERM when the policy is locked.
- */
-int kpr_commit_policy(struct kpr_policy *pol)
+/* Why a commit is refused, or 0: the lock, or a load that overtook it. */
+static int may_commit(const u64 *base)
 {
-	int err = 0;
+	u64 now;
 
-	mutex_lock(&kpr_control_lock);
 	if (kpr_locked) {
 		pr_warn("policy is locked until reboot (kportreserve.lock); policy unchanged\n");
-		err = -EPERM;
-		kpr_audit_policy_load(pol, err);
-	} else {
+		return -EPERM;
+	}
+	now = kpr_policy_generation();
+	if (base && *base != now) {
+		pr_warn("policy generation %llu was replaced by %llu while the file was open; policy unchanged\n",
+			*base, now);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/**
+ * kpr_commit_policy() - put a built policy in force, unless refused
+ * @pol: the policy; on success it belongs to the module, on error it is
+ *       still the caller's to free
+ * @base: for a conditional load, the generation that must still be in
+ *        force; NULL for none
+ * @who: who loads it, for the audit record; NULL for the current task
+ *
+ * Context: process context; takes kpr_control_lock.
+ * Return: 0, -EPERM when the policy is locked, or -ESTALE when the
+ * generation in force is not @base.
+ */
+int kpr_commit_policy(struct kpr_policy *pol, const u64 *base,
+		      const struct kpr_subject *who)
+{
+	struct kpr_subject self;
+	int err;
+
+	if (!who) {
+		kpr_subject_current(&self);
+		who = &self;
+	}
+	mutex_lock(&kpr_control_lock);
+	err = may_commit(base);
+	if (!err) {
 		kpr_policy_activate(pol);
 		pr_info("policy generation %llu loaded: %zu rules, %u ports\n",
 			pol->generation, pol->rs.nr_rules, pol->nr_ports);
-		/* Still ours to read: only a later commit can free it. */
-		kpr_audit_policy_load(pol, 0);
+		/* Still in force: only a later commit can replace it. */
+		kpr_denials_prune(pol);
 	}
+	kpr_audit_policy_load(pol, who, err);
 	mutex_unlock(&kpr_control_lock);
 	return err;
 }

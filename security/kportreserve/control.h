@@ -25,7 +25,10 @@ static inline bool kpr_is_permissive(void)
 
 bool kpr_is_locked(void);
 const char *kpr_mode_name(bool permissive);
-int kpr_commit_policy(struct kpr_policy *pol);
+struct kpr_subject;
+
+int kpr_commit_policy(struct kpr_policy *pol, const u64 *base,
+		      const struct kpr_subject *who);
 int kpr_set_mode(bool permissive);
 int kpr_set_lock(void);
 void __init kpr_control_boot(void);

@@ -12,6 +12,8 @@
 
 void kpr_denials_record(const struct kpr_bind *b, const struct kpr_exe *exe,
 			bool permissive);
-int kpr_denials_show(struct seq_file *m, void *v);
+void kpr_denials_prune(const struct kpr_policy *pol);
+
+extern const struct seq_operations kpr_denials_sops;
 
 #endif /* _SECURITY_KPORTRESERVE_DENIALS_H */

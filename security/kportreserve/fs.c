@@ -4,11 +4,15 @@
  * "mode" (enforce or permissive), "lock" (fix both until reboot), "stats"
  * (counters) and "denials" (per-port denial figures).
  *
- * A new policy may arrive in many write() calls. It is parsed as it comes,
- * so a bad line fails the write() that carries it; it is built when the
- * file is closed (flush, which can still report an error) and put in force
- * when the file is released, unless a write failed or the writer died of a
- * signal. Until then the old policy stays in force.
+ * A new policy may arrive in many write() calls, through one open file
+ * that several processes may share. It is parsed as it comes, so a bad
+ * line fails the write() that carries it, and every later write and close
+ * of that open file fails the same way. The last close of the open file
+ * builds it and puts it in force, inside that close(), which returns why
+ * not if it was refused: a bad last line, the lock, a conditional load
+ * that another load overtook (O_RDWR), or a writer that died of a signal
+ * or exited with an error before the end. Until then the old policy stays
+ * in force.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
@@ -23,7 +27,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/xarray.h>
 
+#include "audit.h"
 #include "compat.h"
 #include "control.h"
 #include "denials.h"
@@ -33,24 +39,36 @@
 
 /**
  * struct kpr_policy_file - one open of the "policy" file
- * @lock: serialises writes, flush and truncation on this open file
+ * @lock: serialises writes, reads, flushes and truncation on this open file
  * @parser: parses what is written
- * @built: the policy built at flush, put in force at release
- * @error: sticky error of this writer: once set, nothing is loaded
- * @dirty: written to or truncated, so release replaces the policy
- * @abandoned: the writer died of a signal, so release changes nothing
+ * @writers: the thread group ids of the processes that wrote or truncated
+ * @who: the last of them, for the audit record of the load
+ * @base: for an O_RDWR open, the generation in force when it was opened:
+ *        the load is conditional on it (see policy_flush())
+ * @error: sticky error of this open file: once set, nothing is loaded and
+ *         every close returns it
+ * @dirty: written to or truncated, so the last close replaces the policy
+ * @cancelled: a writer died, so nothing is loaded
+ * @done: the last close has built and committed, or failed to
+ * @conditional: opened O_RDWR, so @base applies
  * @text: for readers, the policy in force when the file was opened
  * @text_len: length of @text
+ * @read_pos: read position of a writer, which is a stream
  */
 struct kpr_policy_file {
 	struct mutex lock; /* see the kernel-doc above */
 	struct kpr_parser parser;
-	struct kpr_policy *built;
+	struct xarray writers;
+	struct kpr_subject who;
+	u64 base;
 	int error;
 	bool dirty;
-	bool abandoned;
+	bool cancelled;
+	bool done;
+	bool conditional;
 	char *text;
 	size_t text_len;
+	loff_t read_pos;
 };
 
 static bool may_admin(const struct file *file)
@@ -68,16 +86,19 @@ static int check_unlocked(const char *what)
 	return -EPERM;
 }
 
-/*
- * A task killed by a signal closes its files on the way out with the
- * signal in its exit code; a task that calls exit() has none there.
- */
-static bool writer_killed(void)
+static void free_policy_file(struct kpr_policy_file *pf)
 {
-	return fatal_signal_pending(current) ||
-	       ((current->flags & PF_EXITING) && (current->exit_code & 0x7f));
+	xa_destroy(&pf->writers);
+	kpr_parser_destroy(&pf->parser);
+	kvfree(pf->text);
+	kfree(pf);
 }
 
+/*
+ * Writers are streams: a policy is the bytes in the order they were
+ * written, so offsets (lseek(), pwrite()) mean nothing, and appending to
+ * the policy in force is not what O_APPEND would seem to promise.
+ */
 static int policy_open(struct inode *inode, struct file *file)
 {
 	struct kpr_policy_file *pf;
@@ -87,18 +108,25 @@ static int policy_open(struct inode *inode, struct file *file)
 			return -EPERM;
 		if (check_unlocked("policy"))
 			return -EPERM;
+		if (file->f_flags & O_APPEND)
+			return -EINVAL;
 	}
 	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
 	if (!pf)
 		return -ENOMEM;
 	mutex_init(&pf->lock);
 	kpr_parser_init(&pf->parser);
+	xa_init(&pf->writers);
 	if (file->f_mode & FMODE_READ) {
-		pf->text = kpr_policy_text(&pf->text_len);
+		pf->text = kpr_policy_text(&pf->text_len, &pf->base);
 		if (!pf->text) {
-			kfree(pf);
+			free_policy_file(pf);
 			return -ENOMEM;
 		}
+	}
+	if (file->f_mode & FMODE_WRITE) {
+		pf->conditional = file->f_mode & FMODE_READ;
+		stream_open(inode, file);
 	}
 	file->private_data = pf;
 	return 0;
@@ -108,17 +136,43 @@ static ssize_t policy_read(struct file *file, char __user *buf, size_t count,
 			   loff_t *ppos)
 {
 	struct kpr_policy_file *pf = file->private_data;
+	ssize_t ret;
 
-	return simple_read_from_buffer(buf, count, ppos, pf->text,
-				       pf->text_len);
+	mutex_lock(&pf->lock);
+	ret = simple_read_from_buffer(buf, count, ppos ?: &pf->read_pos,
+				      pf->text, pf->text_len);
+	mutex_unlock(&pf->lock);
+	return ret;
 }
 
-/* Called with pf->lock held: a change of the text voids a built policy. */
-static void policy_changed(struct kpr_policy_file *pf)
+/*
+ * Called with pf->lock held, by every change of the written text: it
+ * makes the caller a writer, whose death cancels the load.
+ */
+static int policy_changed(struct kpr_policy_file *pf)
 {
+	int err;
+
+	err = xa_err(xa_store(&pf->writers, task_tgid_nr(current),
+			      xa_mk_value(1), GFP_KERNEL_ACCOUNT));
+	if (err)
+		return err;
+	kpr_subject_current(&pf->who);
 	pf->dirty = true;
-	kpr_policy_free(pf->built);
-	pf->built = NULL;
+	return 0;
+}
+
+static bool is_writer(struct kpr_policy_file *pf)
+{
+	return xa_load(&pf->writers, task_tgid_nr(current));
+}
+
+/* Called with pf->lock held: the first error of an open file sticks. */
+static int fail(struct kpr_policy_file *pf, int err)
+{
+	if (!pf->error)
+		pf->error = err;
+	return pf->error;
 }
 
 static int parse_error(struct kpr_policy_file *pf, int err)
@@ -126,8 +180,17 @@ static int parse_error(struct kpr_policy_file *pf, int err)
 	if (!pf->error)
 		pr_err("policy line %u: %s; policy unchanged\n",
 		       pf->parser.error_line, pf->parser.error_msg);
-	pf->error = err;
-	return err;
+	return fail(pf, err);
+}
+
+static int copy_policy(const char __user *ubuf, size_t count, char **buf)
+{
+	if (count > KPR_POLICY_MAX_BYTES) {
+		pr_err("policy larger than 16 MiB of text; policy unchanged\n");
+		return -E2BIG;
+	}
+	*buf = vmemdup_user(ubuf, count);
+	return PTR_ERR_OR_ZERO(*buf);
 }
 
 static ssize_t policy_write(struct file *file, const char __user *ubuf,
@@ -141,48 +204,38 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 		return -EPERM;
 	if (!count)
 		return 0;
-	if (count > KPR_POLICY_MAX_BYTES) {
-		pr_err("policy larger than 16 MiB of text; policy unchanged\n");
-		err = -E2BIG;
-	} else {
-		buf = vmemdup_user(ubuf, count);
-		err = IS_ERR(buf) ? PTR_ERR(buf) : 0;
-	}
+	/* O_APPEND may have been set with fcntl() after open. */
+	err = file->f_flags & O_APPEND ? -EINVAL : copy_policy(ubuf, count, &buf);
 
 	mutex_lock(&pf->lock);
 	/* A lost write would splice the lines around it: fail them all. */
-	if (err && !pf->error)
-		pf->error = err;
-	err = pf->error;
-	if (!err) {
-		policy_changed(pf);
-		err = kpr_parser_feed(&pf->parser, buf, count);
-		if (err)
-			parse_error(pf, err);
-	}
+	if (!pf->error && !err)
+		err = policy_changed(pf);
+	if (err || pf->error)
+		err = fail(pf, err);
+	else if (kpr_parser_feed(&pf->parser, buf, count))
+		err = parse_error(pf, pf->parser.error);
 	mutex_unlock(&pf->lock);
 	if (!IS_ERR_OR_NULL(buf))
 		kvfree(buf);
-	if (err)
-		return err;
-	*ppos += count;
-	return count;
+	return err ?: count;
 }
 
 /**
  * build_policy() - parse the last line and build the written policy
  * @pf: the open file
+ * @built: receives the policy
  *
  * Context: pf->lock held.
- * Return: 0 or the writer's (sticky) error.
+ * Return: 0 or the open file's (sticky) error.
  */
-static int build_policy(struct kpr_policy_file *pf)
+static int build_policy(struct kpr_policy_file *pf, struct kpr_policy **built)
 {
 	struct kpr_ruleset rs;
 	struct kpr_policy *pol;
 	int err;
 
-	if (pf->error || pf->built)
+	if (pf->error)
 		return pf->error;
 	err = kpr_parser_finish(&pf->parser);
 	if (err)
@@ -191,17 +244,74 @@ static int build_policy(struct kpr_policy_file *pf)
 	pol = kpr_policy_build(&rs);
 	if (IS_ERR(pol)) {
 		kpr_ruleset_destroy(&rs);
-		pf->error = PTR_ERR(pol);
 		pr_err("policy %s; policy unchanged\n",
-		       pf->error == -E2BIG ?
+		       PTR_ERR(pol) == -E2BIG ?
 		       "ranges overlap too much (limit 4194304 port-program pairs)" :
 		       "does not fit in memory");
-		return pf->error;
+		return fail(pf, PTR_ERR(pol));
 	}
-	pf->built = pol;
+	*built = pol;
 	return 0;
 }
 
+/**
+ * load_policy() - build the written policy and put it in force
+ * @pf: the open file, at its last close
+ *
+ * Context: pf->lock held.
+ * Return: 0, the open file's error, or why the commit was refused.
+ */
+static int load_policy(struct kpr_policy_file *pf)
+{
+	struct kpr_policy *pol;
+	int err;
+
+	pf->done = true;
+	err = build_policy(pf, &pol);
+	if (err)
+		return err;
+	err = kpr_commit_policy(pol, pf->conditional ? &pf->base : NULL,
+				&pf->who);
+	if (err)
+		kpr_policy_free(pol);
+	return fail(pf, err);
+}
+
+/*
+ * A writer that dies closes its files on the way out: with the signal
+ * that killed it, or the status it exits with, in its exit code.
+ */
+static bool writer_died(void)
+{
+	return fatal_signal_pending(current) ||
+	       ((current->flags & PF_EXITING) && current->exit_code);
+}
+
+static void cancel_load(struct kpr_policy_file *pf)
+{
+	pf->cancelled = true;
+	pr_warn("policy load cancelled: writer %d (%s) %s; policy unchanged\n",
+		task_tgid_nr(current), current->comm,
+		fatal_signal_pending(current) || current->exit_code & 0x7f ?
+		"killed by a signal" : "exited with an error");
+	fail(pf, -ECANCELED);
+}
+
+/**
+ * policy_flush() - a close() of the "policy" file
+ * @file: the file
+ * @id: unused
+ *
+ * The last close of an open file builds and commits the written policy,
+ * inside that close(), so that close() returns why it was refused and the
+ * audit record names its caller. A close by a writer that is not the last
+ * (the descriptor is shared) reports a bad unterminated last line. A
+ * writer that dies of a signal or exits with a non-zero status cancels
+ * the load, as a producer that fails half way must not put half a policy
+ * in force. Every close after an error returns it.
+ *
+ * Return: 0 or the error of this open file.
+ */
 static int policy_flush(struct file *file, fl_owner_t id)
 {
 	struct kpr_policy_file *pf = file->private_data;
@@ -210,40 +320,36 @@ static int policy_flush(struct file *file, fl_owner_t id)
 	if (!(file->f_mode & FMODE_WRITE))
 		return 0;
 	mutex_lock(&pf->lock);
-	/*
-	 * Decide here, in the writer's own context: release may run later
-	 * in another task or a kworker.
-	 */
-	if (writer_killed())
-		pf->abandoned = true;
-	/*
-	 * Only the last close ends the policy: a shell's "> policy" closes
-	 * a dup()ed descriptor before the writer writes.
-	 */
-	else if (pf->dirty && file_count(file) == 1)
-		err = build_policy(pf) ?: check_unlocked("policy");
+	if (!pf->cancelled && writer_died() && is_writer(pf))
+		cancel_load(pf);
+	if (pf->done || !pf->dirty)
+		err = pf->error;
+	else if (file_count(file) == 1)
+		err = load_policy(pf);
+	else if (is_writer(pf) && kpr_parser_check_pending(&pf->parser))
+		err = parse_error(pf, pf->parser.error);
+	else
+		err = pf->error;
 	mutex_unlock(&pf->lock);
 	return err;
 }
 
-static void load_policy(struct kpr_policy_file *pf)
-{
-	if (build_policy(pf))
-		return;
-	if (!kpr_commit_policy(pf->built))
-		pf->built = NULL;
-}
-
+/*
+ * The last reference may go without a close that saw it (a racing fget(),
+ * a descriptor in flight in a unix socket): commit here then, in the name
+ * of the last writer, with nobody to tell the outcome but the log.
+ */
 static int policy_release(struct inode *inode, struct file *file)
 {
 	struct kpr_policy_file *pf = file->private_data;
 
-	if ((file->f_mode & FMODE_WRITE) && pf->dirty && !pf->abandoned)
+	if ((file->f_mode & FMODE_WRITE) && pf->dirty && !pf->done &&
+	    !pf->error) {
+		mutex_lock(&pf->lock);
 		load_policy(pf);
-	kpr_policy_free(pf->built);
-	kpr_parser_destroy(&pf->parser);
-	kvfree(pf->text);
-	kfree(pf);
+		mutex_unlock(&pf->lock);
+	}
+	free_policy_file(pf);
 	return 0;
 }
 
@@ -260,6 +366,7 @@ static const struct file_operations policy_fops = {
  * open(O_TRUNC) loses the flag before our open sees it, but truncates
  * through setattr with the file at hand: ": > policy" means "load the
  * empty policy", where a plain open and close ("touch") changes nothing.
+ * Truncation to any other size has no meaning for a policy and is refused.
  */
 static int policy_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			  struct iattr *attr)
@@ -268,17 +375,18 @@ static int policy_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	struct kpr_policy_file *pf;
 	int err;
 
+	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size)
+		return -EINVAL;
 	err = simple_setattr(idmap, dentry, attr);
 	if (err || (attr->ia_valid & (ATTR_SIZE | ATTR_FILE)) !=
-	    (ATTR_SIZE | ATTR_FILE) || attr->ia_size ||
+	    (ATTR_SIZE | ATTR_FILE) ||
 	    file->f_op != &policy_fops || !(file->f_mode & FMODE_WRITE))
 		return err;
 
 	/* Truncation to zero starts the written policy over, empty. */
 	pf = file->private_data;
 	mutex_lock(&pf->lock);
-	if (!pf->error) {
-		policy_changed(pf);
+	if (!pf->error && !policy_changed(pf)) {
 		kpr_parser_destroy(&pf->parser);
 		kpr_parser_init(&pf->parser);
 	}
@@ -292,7 +400,7 @@ static const struct inode_operations policy_iops = {
 
 /* kpr_stats_fops and kpr_denials_fops, read through seq_file. */
 DEFINE_SHOW_ATTRIBUTE(kpr_stats);
-DEFINE_SHOW_ATTRIBUTE(kpr_denials);
+DEFINE_SEQ_ATTRIBUTE(kpr_denials);
 
 /**
  * read_admin_word() - copy a short write of the administrator's
@@ -399,7 +507,7 @@ static int __init kpr_init_securityfs(void)
 		{ "mode", 0644, &mode_fops },
 		{ "lock", 0644, &lock_fops },
 		{ "stats", 0444, &kpr_stats_fops },
-		{ "denials", 0444, &kpr_denials_fops },
+		{ "denials", 0400, &kpr_denials_fops },
 	};
 	struct dentry *dir, *dentry;
 	int i;

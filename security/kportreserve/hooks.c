@@ -30,7 +30,10 @@
  * @proto: receives the policy's protocol
  *
  * Reservations hold in the initial network namespace; containers have
- * their own port space. TCP and MPTCP follow /tcp rules, UDP and UDP-Lite
+ * their own port space. Sockets the kernel made for itself
+ * (sock_create_kern()) are never checked: most bind with kernel_bind(),
+ * which no hook sees, and those that do pass here (the later addresses of
+ * DLM's multi-homed SCTP, through sctp_bind_add()) bind for the kernel. TCP and MPTCP follow /tcp rules, UDP and UDP-Lite
  * follow /udp rules, SCTP (one-to-one and one-to-many) /sctp rules; raw
  * sockets with the same protocol number have no ports and are left alone.
  *
@@ -38,7 +41,7 @@
  */
 static bool sock_proto(const struct sock *sk, enum kpr_proto *proto)
 {
-	if (!net_eq(sock_net(sk), &init_net))
+	if (!net_eq(sock_net(sk), &init_net) || sk->sk_kern_sock)
 		return false;
 	switch (sk->sk_protocol) {
 	case IPPROTO_TCP:

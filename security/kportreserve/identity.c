@@ -9,14 +9,14 @@
  * as much as the bind itself. So the id the path has in the policy in
  * force (KPR_NO_PATH for a path that cannot be trusted) is kept in the
  * LSM blob of the executable's struct file, tagged with the policy's
- * generation: later binds of every process running that image compare two
- * numbers. Loading a policy changes the generation, which forgets every
- * kept id at once.
+ * generation: the struct file of one execve(), which the process and its
+ * forks share, so their later binds compare two numbers. Loading a policy
+ * changes the generation, which forgets every kept id at once.
  *
- * So the path is judged once per image and policy. A rename of the file
- * after that changes nothing until the next load, and neither does a
- * process of the image moving to another mount namespace, which takes
- * CAP_SYS_ADMIN in the initial user namespace. Moving to another user
+ * So the path is judged once per execve() and policy, and a rename of the
+ * file after that changes nothing until the next load. Trust depends on
+ * the caller's namespaces: ids are kept and used only by callers in the
+ * initial mount namespace (may_keep_id()), and moving to another user
  * namespace, which anyone may do, is checked on every bind.
  */
 
@@ -29,6 +29,7 @@
 #include <linux/lsm_hooks.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
+#include <linux/nsproxy.h>
 #include <linux/path.h>
 #include <linux/sched.h>
 
@@ -43,15 +44,36 @@
 #define KPR_ID_BITS	21
 #define KPR_ID_MASK	(BIT_ULL(KPR_ID_BITS) - 1)
 
+/*
+ * The LSM framework aligns blobs to sizeof(void *), which is less than an
+ * atomic64_t needs on 32-bit kernels: kpr_blob_sizes asks for the slack.
+ */
 static atomic64_t *exe_blob(const struct file *file)
 {
-	return file->f_security + kpr_blob_sizes.lbs_file;
+	return PTR_ALIGN(file->f_security + kpr_blob_sizes.lbs_file,
+			 __alignof__(atomic64_t));
+}
+
+/*
+ * Whether the path of an executable can be trusted depends on the mount
+ * namespace of the caller (exe_path_trusted()), so a kept id is only good
+ * for callers in one namespace: the initial one, which never goes away.
+ * Callers in others (systemd's PrivateTmp=, ProtectSystem=) judge and spell
+ * the path on every bind to a reserved port.
+ */
+static bool may_keep_id(void)
+{
+	return current->nsproxy &&
+	       current->nsproxy->mnt_ns == init_nsproxy.mnt_ns;
 }
 
 static bool id_load(const struct file *file, u64 generation, u32 *id)
 {
-	u64 kept = atomic64_read(exe_blob(file));
+	u64 kept;
 
+	if (!may_keep_id())
+		return false;
+	kept = atomic64_read(exe_blob(file));
 	if (kept >> KPR_ID_BITS != generation)
 		return false;
 	kept &= KPR_ID_MASK;
@@ -63,8 +85,9 @@ static void id_store(struct file *file, u64 generation, u32 id)
 {
 	/* Program ids, and so path ids, stay below the rule limit. */
 	BUILD_BUG_ON(KPR_POLICY_MAX_RULES >= KPR_ID_MASK);
-	atomic64_set(exe_blob(file), generation << KPR_ID_BITS |
-		     (id == KPR_NO_PATH ? KPR_ID_MASK : id));
+	if (may_keep_id())
+		atomic64_set(exe_blob(file), generation << KPR_ID_BITS |
+			     (id == KPR_NO_PATH ? KPR_ID_MASK : id));
 }
 
 /**
@@ -124,9 +147,8 @@ void kpr_caller_init(struct kpr_caller *c)
 			.gid = __kgid_val(current_egid()),
 		},
 	};
-	if (current->flags & PF_KTHREAD)
-		c->exe.kernel = true;
-	else
+	/* A kernel thread has no executable, and so matches no rule. */
+	if (!(current->flags & PF_KTHREAD))
 		c->file = get_mm_exe_file(current->mm);
 }
 

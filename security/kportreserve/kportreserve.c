@@ -59,8 +59,12 @@ static struct security_hook_list kpr_hooks[] __ro_after_init = {
 
 /* Offsets into the blobs, set by the LSM framework before kpr_init(). */
 struct lsm_blob_sizes kpr_blob_sizes __ro_after_init = {
-	/* The id of an executable's path: see identity.c. */
-	.lbs_file = sizeof(atomic64_t),
+	/*
+	 * The id of an executable's path (identity.c), with room to align it
+	 * where pointers are smaller than an atomic64_t's alignment.
+	 */
+	.lbs_file = sizeof(atomic64_t) + __alignof__(atomic64_t) -
+		    sizeof(void *),
 };
 
 static int __init kpr_init(void)

@@ -694,6 +694,29 @@ int kpr_parser_finish(struct kpr_parser *p)
 }
 
 /**
+ * kpr_parser_check_pending() - judge the line whose newline has not come
+ * @p: the parser
+ *
+ * For a writer that closes a policy file that others still hold: the line
+ * may yet be continued, so it stays pending, but a line that is bad as it
+ * stands fails the parser as kpr_parser_finish() would.
+ *
+ * Return: 0 or the first error, as kpr_parser_feed().
+ */
+int kpr_parser_check_pending(struct kpr_parser *p)
+{
+	struct kpr_ruleset scratch = {};
+	const char *msg = NULL;
+	int err;
+
+	if (p->error || p->finished || !p->pending_len)
+		return p->error;
+	err = parse_line(&scratch, p->pending, p->pending_len, &msg);
+	kpr_ruleset_destroy(&scratch);
+	return err ? parser_fail(p, err, msg) : 0;
+}
+
+/**
  * kpr_parser_take() - move the parsed rules out of a parser
  * @p: a parser on which kpr_parser_finish() succeeded
  * @rs: receives the rules; free with kpr_ruleset_destroy()

@@ -8,9 +8,11 @@
  * period from a workqueue, because freeing vmalloc'd memory may sleep.
  */
 
+#include <crypto/sha2.h>
 #include <linux/jhash.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -308,6 +310,22 @@ static void build_any(struct kpr_policy *pol)
 	pol->nr_ports = bitmap_weight(pol->any, KPR_NR_PORTS);
 }
 
+/* The audit record of a load names the policy by this digest, as IPE's. */
+static void build_digest(struct kpr_policy *pol)
+{
+	const size_t step = SZ_1M;
+	struct sha256_state sctx;
+	size_t done;
+
+	sha256_init(&sctx);
+	for (done = 0; done < pol->text_len; done += step) {
+		sha256_update(&sctx, (const u8 *)pol->text + done,
+			      min(step, pol->text_len - done));
+		cond_resched();
+	}
+	sha256_final(&sctx, pol->digest);
+}
+
 static int build_text(struct kpr_policy *pol)
 {
 	size_t len = kpr_ruleset_format(&pol->rs, NULL, 0);
@@ -318,6 +336,7 @@ static int build_text(struct kpr_policy *pol)
 	kpr_ruleset_format(&pol->rs, pol->text, len);
 	pol->text[len] = '\0';
 	pol->text_len = len;
+	build_digest(pol);
 	return 0;
 }
 
@@ -389,6 +408,42 @@ static void free_policy_work(struct work_struct *work)
 }
 
 /**
+ * kpr_policy_replace() - publish a policy in a slot readers look in
+ * @slot: the slot
+ * @pol: a policy from kpr_policy_build(); its generation is set to one
+ *       more than the replaced policy's
+ * @lock: the mutex that serialises the writers of @slot, held
+ *
+ * Context: process context; @lock held.
+ * Return: the replaced policy, or NULL; readers may still hold it.
+ */
+struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
+				      struct kpr_policy *pol,
+				      struct mutex *lock)
+{
+	struct kpr_policy *old;
+
+	old = rcu_dereference_protected(*slot, lockdep_is_held(lock));
+	pol->generation = old ? old->generation + 1 : 1;
+	rcu_assign_pointer(*slot, pol);
+	return old;
+}
+
+/**
+ * kpr_policy_retire() - free a replaced policy once no reader holds it
+ * @pol: the policy, or NULL
+ *
+ * Context: any context.
+ */
+void kpr_policy_retire(struct kpr_policy *pol)
+{
+	if (!pol)
+		return;
+	INIT_RCU_WORK(&pol->free_work, free_policy_work);
+	queue_rcu_work(system_unbound_wq, &pol->free_work);
+}
+
+/**
  * kpr_policy_activate() - put a policy in force
  * @pol: a policy from kpr_policy_build(); owned by the module from now on,
  *       so the caller must not touch it after this returns
@@ -406,32 +461,45 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	u64 generation;
 
 	mutex_lock(&kpr_policy_lock);
-	old = rcu_dereference_protected(kpr_active_policy,
-					lockdep_is_held(&kpr_policy_lock));
-	generation = old ? old->generation + 1 : 1;
-	pol->generation = generation;
 	/* Steer automatic assignment off the new ports before they count. */
 	kpr_autobind_sync(pol);
-	rcu_assign_pointer(kpr_active_policy, pol);
+	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_policy_lock);
+	generation = pol->generation;
 	mutex_unlock(&kpr_policy_lock);
 
 	/* From here on @pol may be replaced and freed by another writer. */
-	if (old) {
-		INIT_RCU_WORK(&old->free_work, free_policy_work);
-		queue_rcu_work(system_unbound_wq, &old->free_work);
-	}
+	kpr_policy_retire(old);
+	return generation;
+}
+
+/**
+ * kpr_policy_generation() - the generation of the policy in force
+ *
+ * Context: any context.
+ * Return: the generation, 0 when no policy was ever loaded.
+ */
+u64 kpr_policy_generation(void)
+{
+	const struct kpr_policy *pol;
+	u64 generation;
+
+	rcu_read_lock();
+	pol = rcu_dereference(kpr_active_policy);
+	generation = pol ? pol->generation : 0;
+	rcu_read_unlock();
 	return generation;
 }
 
 /**
  * kpr_policy_text() - copy the canonical text of the policy in force
  * @len: receives the length of the text
+ * @generation: receives the generation of the policy copied, 0 for none
  *
  * Context: process context; takes kpr_policy_lock, which keeps the policy
  * in force from being replaced, and so freed, while it is copied.
  * Return: a NUL-terminated copy to kvfree(), or NULL when out of memory.
  */
-char *kpr_policy_text(size_t *len)
+char *kpr_policy_text(size_t *len, u64 *generation)
 {
 	const struct kpr_policy *pol;
 	char *text;
@@ -440,6 +508,7 @@ char *kpr_policy_text(size_t *len)
 	pol = rcu_dereference_protected(kpr_active_policy,
 					lockdep_is_held(&kpr_policy_lock));
 	*len = pol ? pol->text_len : 0;
+	*generation = pol ? pol->generation : 0;
 	text = kvmalloc(*len + 1, GFP_KERNEL);
 	if (text) {
 		if (pol)
@@ -454,8 +523,9 @@ static bool program_matches(const struct kpr_policy *pol,
 			    const struct kpr_program *prog,
 			    const struct kpr_exe *exe)
 {
-	if (prog->kernel || exe->kernel)
-		return prog->kernel && exe->kernel;
+	/* <kernel>: kernel sockets are never checked, so nobody else may. */
+	if (prog->kernel)
+		return false;
 	if ((prog->quals & KPR_QUAL_UID) && prog->uid != exe->uid)
 		return false;
 	if ((prog->quals & KPR_QUAL_GID) && prog->gid != exe->gid)

@@ -6,7 +6,9 @@
 #ifndef _SECURITY_KPORTRESERVE_POLICY_H
 #define _SECURITY_KPORTRESERVE_POLICY_H
 
+#include <crypto/sha2.h>
 #include <linux/bitmap.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
@@ -49,6 +51,7 @@ struct kpr_portset {
  * @rs: the rules and programs, in canonical order
  * @text: the canonical text of @rs
  * @text_len: length of @text
+ * @digest: sha256 of @text, for the audit record of its load
  * @nr_ports: number of port numbers reserved for any protocol
  * @generation: number of policies loaded since boot, this one included
  * @free_work: frees the policy once no reader can hold it
@@ -66,6 +69,7 @@ struct kpr_policy {
 	struct kpr_ruleset rs;
 	char *text;
 	size_t text_len;
+	u8 digest[SHA256_DIGEST_SIZE];
 	unsigned int nr_ports;
 	u64 generation;
 	struct rcu_work free_work;
@@ -81,7 +85,6 @@ struct kpr_policy {
  * @len: length of @path
  * @uid: the caller's effective uid, as the initial user namespace sees it
  * @gid: the caller's effective gid, likewise
- * @kernel: the caller is a kernel thread
  */
 struct kpr_exe {
 	u32 path_id;
@@ -89,15 +92,19 @@ struct kpr_exe {
 	size_t len;
 	u32 uid;
 	u32 gid;
-	bool kernel;
 };
 
 extern struct kpr_policy __rcu *kpr_active_policy;
 
 struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
+struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
+				      struct kpr_policy *pol,
+				      struct mutex *lock);
+void kpr_policy_retire(struct kpr_policy *pol);
 u64 kpr_policy_activate(struct kpr_policy *pol);
-char *kpr_policy_text(size_t *len);
+u64 kpr_policy_generation(void);
+char *kpr_policy_text(size_t *len, u64 *generation);
 u32 kpr_policy_path_id(const struct kpr_policy *pol, const char *path,
 		       size_t len);
 bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,
