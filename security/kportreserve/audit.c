@@ -150,9 +150,11 @@ void kpr_audit_policy_load(const struct kpr_policy *pol,
 	ab = record_start(AUDIT_KPORTRESERVE_POLICY_LOAD);
 	if (!ab)
 		return;
-	audit_log_format(ab, "op=load generation=%llu rules=%zu ports=%u policy_digest=sha256:%*phN",
+	audit_log_format(ab, "op=load generation=%llu rules=%zu ports=%u",
 			 err ? 0 : pol->generation, pol->rs.nr_rules,
-			 pol->nr_ports, (int)sizeof(pol->digest), pol->digest);
+			 pol->nr_ports);
+	audit_log_format(ab, " policy_digest=sha256:%*phN",
+			 (int)sizeof(pol->digest), pol->digest);
 	audit_subject(ab, who, err);
 	audit_log_end(ab);
 }
@@ -175,10 +177,12 @@ void kpr_audit_mode(bool permissive, bool old_permissive, int err)
 	ab = record_start(AUDIT_MAC_STATUS);
 	if (!ab)
 		return;
-	audit_log_format(ab, "enforcing=%d old_enforcing=%d auid=%u ses=%u enabled=1 old-enabled=1 lsm=kportreserve res=%d",
+	audit_log_format(ab, "enforcing=%d old_enforcing=%d auid=%u ses=%u",
 			 !permissive, !old_permissive,
 			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
-			 audit_get_sessionid(current), !err);
+			 audit_get_sessionid(current));
+	audit_log_format(ab, " enabled=1 old-enabled=1 lsm=kportreserve res=%d",
+			 !err);
 	audit_log_end(ab);
 }
 

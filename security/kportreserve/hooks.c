@@ -33,9 +33,10 @@
  * their own port space. Sockets the kernel made for itself
  * (sock_create_kern()) are never checked: most bind with kernel_bind(),
  * which no hook sees, and those that do pass here (the later addresses of
- * DLM's multi-homed SCTP, through sctp_bind_add()) bind for the kernel. TCP and MPTCP follow /tcp rules, UDP and UDP-Lite
- * follow /udp rules, SCTP (one-to-one and one-to-many) /sctp rules; raw
- * sockets with the same protocol number have no ports and are left alone.
+ * DLM's multi-homed SCTP, through sctp_bind_add()) bind for the kernel.
+ * TCP and MPTCP follow /tcp rules, UDP and UDP-Lite follow /udp rules,
+ * SCTP (one-to-one and one-to-many) /sctp rules; raw sockets with the
+ * same protocol number have no ports and are left alone.
  *
  * Return: true if the socket's binds are checked.
  */

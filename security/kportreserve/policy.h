@@ -99,8 +99,7 @@ extern struct kpr_policy __rcu *kpr_active_policy;
 struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
 struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
-				      struct kpr_policy *pol,
-				      struct mutex *lock);
+				      struct kpr_policy *pol, struct mutex *lock);
 void kpr_policy_retire(struct kpr_policy *pol);
 u64 kpr_policy_activate(struct kpr_policy *pol);
 u64 kpr_policy_generation(void);

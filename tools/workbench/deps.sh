@@ -4,12 +4,14 @@
 # Quiet when everything is there.
 . "$(dirname "$0")/lib.sh"
 
-# Both series: make check tests on Linux 6.1 too.
+# Both series: make check tests on Linux 6.1 too. The cross compilers are
+# for make lint's i386 and arm64 builds of security/kportreserve.
 pkgs=(
 	linux-source-6.12 linux-source-6.1 build-essential bc bison flex cpio kmod
 	libelf-dev libssl-dev python3 rsync xz-utils ccache sparse
 	qemu-system-x86 busybox-static clang libclang-rt-14-dev
 	python3-docutils libcap-dev groff-base systemd python3-ply python3-git
+	gcc-i686-linux-gnu gcc-aarch64-linux-gnu
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -17,28 +17,7 @@ fragments+=("$out/boot-policy.config")
 "$WB_DIR/graft.sh"
 mkdir -p "$out"
 
-# Configure again only when a fragment changed.
-stamp=$out/.fragments
-if [ ! -f "$out/.config" ] || ! cat "${fragments[@]}" | cmp -s - "$stamp"; then
-	say "kernel: configuring $out"
-	kmake O="$out" -s tinyconfig >/dev/null
-	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$out" \
-		"$out/.config" "${fragments[@]}" >/dev/null)
-	kmake O="$out" -s olddefconfig >/dev/null
-	# merge_config.sh only warns; a lost option must stop the build.
-	for f in "${fragments[@]}"; do
-		grep -h '^CONFIG_' "$f" | while IFS= read -r line; do
-			case $line in
-			*=n) opt=${line%=n}
-			     ! grep -q "^$opt=" "$out/.config" ||
-				die "$opt still set in $out/.config" ;;
-			*)   grep -qxF "$line" "$out/.config" ||
-				die "$line did not stick in $out/.config" ;;
-			esac
-		done
-	done
-	cat "${fragments[@]}" >"$stamp"
-fi
+kconfig "$out" "${fragments[@]}"
 
 say "kernel: building $out"
 kmake O="$out" -s bzImage >&2

@@ -27,11 +27,20 @@ rc=0
 if [ "$mode" = vm ]; then
 	[ "$flavour" = plain ] && flavour=
 	kernel=$("$WB_DIR/kernel.sh" $flavour)
-	echo 'exit 0' >"$out/run.sh"
+	# The suites run before init, in a kernel with a boot policy, locked:
+	# they must leave the policy in force alone.
+	cat >"$out/run.sh" <<-'EOF'
+	fs=/sys/kernel/security/kportreserve
+	gen=$(awk '$1 == "generation" { print $2 }' $fs/stats)
+	if [ "$gen" = 1 ] && [ "$(cat $fs/policy)" = "1023/tcp /sbin/kpr-boot-owner" ]
+	then echo KPR-LIVE-POLICY-KEPT
+	else echo "KPR-LIVE-POLICY-CHANGED generation=$gen"
+	fi
+	EOF
 	"$WB_DIR/initramfs.sh" "$out/initramfs.cpio.gz" "$out/run.sh"
 	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/console.log" \
 		"${VM_TIMEOUT:-900}" kunit.enable=1 kunit.filter=speed\>slow \
-		"kunit.filter_glob=kportreserve-p*" \
+		"kunit.filter_glob=kportreserve-p*" kportreserve.lock=1 \
 		loglevel=7 || rc=$?
 	tr -d '\r' <"$out/console.log" >"$out/ktap.log"
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse \
@@ -63,6 +72,14 @@ ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<<"$summary")
 if [ "$ran" != $((passed + failed + skipped)) ]; then
 	say "kunit: kunit.py counted ${ran:-no} tests, its JSON $((passed + failed + skipped))"
 	failed=$((failed + 1))
+fi
+if [ "$mode" = vm ]; then
+	if grep -aq '^KPR-LIVE-POLICY-KEPT' "$out/console.log"; then
+		passed=$((passed + 1))
+	else
+		say "kunit: the suites changed the policy in force (or the guest stopped early)"
+		failed=$((failed + 1))
+	fi
 fi
 [ "$rc" = 0 ] || [ "$failed" != 0 ] || failed=1
 echo "$(stage_name kunit): $passed passed, $failed failed${skipped:+, $skipped skipped}"

@@ -27,10 +27,39 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 kernel_out() { echo "$BUILD/kernel-$KVER${1:+-$1}"; }
 kernel_image() { echo "$(kernel_out "${1:-}")/arch/x86/boot/bzImage"; }
 
-# make in the kernel source with ccache, quiet unless V=1.
+# make in the kernel source with ccache, quiet unless V=1; for the ARCH
+# and CROSS_COMPILE of the environment, which the kernel's Makefile reads.
 kmake() {
-	make -C "$SRC" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
-		${V:+V=$V} "$@"
+	make -C "$SRC" -j"$JOBS" CC="ccache ${CROSS_COMPILE:-}gcc" \
+		HOSTCC="ccache gcc" ${V:+V=$V} "$@"
+}
+
+# kconfig OUT FRAGMENT...: tinyconfig plus the fragments in OUT, configured
+# again only when a fragment changed. merge_config.sh only warns, so an
+# option whose last value in the fragments did not stick (a dependency
+# missing) fails here, with set -e or without.
+kconfig() {
+	local out=$1 stamp=$1/.fragments line
+	shift
+	mkdir -p "$out"
+	[ -f "$out/.config" ] && cat "$@" | cmp -s - "$stamp" && return 0
+	say "kconfig: configuring $out"
+	rm -f "$stamp"
+	kmake O="$out" -s tinyconfig >/dev/null &&
+	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$out" \
+		"$out/.config" "$@" >/dev/null) &&
+	kmake O="$out" -s olddefconfig >/dev/null || return 1
+	while IFS= read -r line; do
+		case $line in
+		*=n) ! grep -q "^${line%=n}=" "$out/.config" || {
+			say "error: ${line%=n} still set in $out/.config"
+			return 1; } ;;
+		*)   grep -qxF "$line" "$out/.config" || {
+			say "error: $line did not stick in $out/.config"
+			return 1; } ;;
+		esac
+	done < <(grep -h '^CONFIG_' "$@" | tac | sort -s -u -t= -k1,1)
+	cat "$@" >"$stamp"
 }
 
 # tapcheck ARGS...: the "PASSED FAILED SKIPPED" of tapcheck.py ARGS, or one

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own checkers on our code: checkpatch.pl --strict on every
-# source file, and a W=1 build under sparse (C=2) of security/kportreserve.
+# source file, and W=1 builds under sparse (C=2) of security/kportreserve:
+# in the test kernel, and for i386, arm64 and x86_64 without sysctl.
 # Ends with "lint: N passed, N failed", one check per file and per build.
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +49,51 @@ else
 	say "lint: W=1 or sparse found problems in security/kportreserve or lib/kunit-tests"
 fi
 cat "$log.build" >>"$log"
+
+# The same W=1 and sparse build of security/kportreserve alone, in kernels
+# of other shapes than the test kernel: 32-bit, another architecture, no
+# sysctl. tinyconfig, make prepare and the one folder keep each to a minute
+# or two cold. Our objects are removed first, so that a pass means they
+# were compiled again and their warnings seen.
+# lint_build NAME ARCH CROSS_COMPILE FRAGMENT...
+lint_build() {
+	local out=$BUILD/lint-$1-$KVER f
+	local -x ARCH=$2 CROSS_COMPILE=$3
+	shift 3
+	kconfig "$out" "$@" || return 1
+	rm -f "$out"/security/kportreserve/*.[oa]
+	kmake O="$out" -s prepare &&
+	kmake O="$out" W=1 C=2 security/kportreserve/ || return 1
+	for f in "$SRC"/security/kportreserve/*.[cS]; do
+		f=${f##*/}
+		# Steering automatic assignment needs the sysctl (autobind.h).
+		[ "$f" = autobind.c ] && ! grep -q '^CONFIG_SYSCTL=y' "$out/.config" &&
+			continue
+		f=$out/security/kportreserve/${f%.?}.o
+		[ -f "$f" ] || { say "error: $f was not built"; return 1; }
+	done
+}
+lint_arch() {
+	local blog=$log.$1
+
+	# Only our code is judged: prepare may warn about the architecture's.
+	if lint_build "$@" >"$blog" 2>&1 &&
+	   ! grep -E 'warning|error' "$blog" | grep -q 'kportreserve'
+	then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		grep -E 'warning|error' "$blog" | grep kportreserve >&2 ||
+			tail -n 5 "$blog" >&2
+		say "lint: the $1 build of security/kportreserve failed (ARCH=$2${3:+ CROSS_COMPILE=$3}, $blog)"
+	fi
+	cat "$blog" >>"$log"
+}
+cfg=$WB_DIR/config
+lint_arch i386 i386 i686-linux-gnu- "$cfg/lint.config"
+lint_arch arm64 arm64 aarch64-linux-gnu- "$cfg/lint.config"
+lint_arch nosysctl x86_64 "" "$cfg/lint.config" "$cfg/lint-nosysctl.config"
+
 [ "$failed" = 0 ] || grep -v '^total:' "$log" | head -n 40 >&2
 echo "lint: $passed passed, $failed failed"
 [ "$failed" = 0 ]

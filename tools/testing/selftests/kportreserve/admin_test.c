@@ -26,6 +26,9 @@
 #define AUDIT_KPORTRESERVE_ACCESS		1430
 #define AUDIT_KPORTRESERVE_POLICY_LOAD		1431
 #define AUDIT_KPORTRESERVE_CONFIG_CHANGE	1432
+#ifndef AUDIT_MAC_STATUS
+#define AUDIT_MAC_STATUS			1404
+#endif
 #endif
 #ifndef MAX_AUDIT_MESSAGE_LENGTH
 #define MAX_AUDIT_MESSAGE_LENGTH 8970
@@ -135,8 +138,9 @@ TEST_F(mode, file_modes)
 	EXPECT_EQ(0644, st.st_mode & 07777);
 	ASSERT_EQ(0, stat(LOCK, &st));
 	EXPECT_EQ(0644, st.st_mode & 07777);
+	/* It names other users' processes: root only. */
 	ASSERT_EQ(0, stat(DENIALS, &st));
-	EXPECT_EQ(0444, st.st_mode & 07777);
+	EXPECT_EQ(0400, st.st_mode & 07777);
 	/* The modes let root in; without CAP_MAC_ADMIN root is refused. */
 	EXPECT_EQ(EPERM, write_without_mac_admin(MODE, "permissive"));
 	mode = read_file(MODE);
@@ -324,18 +328,21 @@ TEST(audit_records_denials_loads_and_modes)
 	struct audit_reader ar;
 	char pidbuf[32], *rec;
 	const char *const load[] = { "op=load", "rules=1", "ports=1",
+				     " policy_digest=sha256:",
 				     "lsm=kportreserve", "auid=", "ses=",
 				     "res=1", NULL };
 	const char *const deny[] = { "lsm=kportreserve", "op=bind",
-				     "proto=tcp", "port=26200",
-				     "laddr=0.0.0.0", pidbuf, "comm=",
+				     "proto=tcp", " lport=26200 ",
+				     "laddr=0.0.0.0", pidbuf, " uid=0 euid=0 ",
+				     "auid=", "ses=", "comm=",
 				     "exe=\"" IMPOSTOR "\"", "permissive=0",
 				     "res=0", NULL };
-	const char *const deny6[] = { "port=26200", "laddr=::", NULL };
-	const char *const mode[] = { "op=setmode", "mode=permissive",
-				     "old_mode=enforce", "res=1", NULL };
-	const char *const would[] = { "port=26200", "permissive=1", "res=1",
-				      NULL };
+	const char *const deny6[] = { " lport=26200 ", "laddr=::", NULL };
+	const char *const mode[] = { "enforcing=0 old_enforcing=1 auid=",
+				     " enabled=1 old-enabled=1 lsm=kportreserve res=1",
+				     NULL };
+	const char *const would[] = { " lport=26200 ", "permissive=1",
+				      "res=1", NULL };
 	const char *const argv[] = { IMPOSTOR, "--bind", "4", "tcp", "26200",
 				     "", NULL };
 	pid_t pid;
@@ -366,7 +373,7 @@ TEST(audit_records_denials_loads_and_modes)
 	free(rec);
 
 	ASSERT_EQ(0, write_file(MODE, "permissive"));
-	rec = audit_find(&ar, AUDIT_KPORTRESERVE_CONFIG_CHANGE, mode);
+	rec = audit_find(&ar, AUDIT_MAC_STATUS, mode);
 	EXPECT_NE(NULL, rec) TH_LOG("no mode change record");
 	free(rec);
 	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", PORT_AUDIT, ""));
