@@ -382,10 +382,10 @@ static void test_kpr_policy_digest(struct kunit *test)
 	struct kpr_policy *canon = build(test, "80/tcp /a\n");
 	u8 want[SHA256_DIGEST_SIZE];
 
-	KUNIT_EXPECT_MEMEQ(test, pol->digest, empty, sizeof(empty));
+	KUNIT_EXPECT_EQ(test, memcmp(pol->digest, empty, sizeof(empty)), 0);
 	sha256((const u8 *)"80/tcp /a\n", 10, want);
-	KUNIT_EXPECT_MEMEQ(test, canon->digest, want, sizeof(want));
-	KUNIT_EXPECT_MEMEQ(test, same->digest, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(canon->digest, want, sizeof(want)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(same->digest, want, sizeof(want)), 0);
 }
 
 static struct kunit_case kpr_policy_test_cases[] = {
