@@ -4,20 +4,26 @@
  * and delete lines of the 2013 interface did.
  *
  * The kernel only replaces whole policies, so an edit reads the policy in
- * force, changes it through the parser and writes the result back. To
- * avoid undoing a concurrent load, the generation in the stats file is
- * read before the policy and again just before the write; if it changed,
- * the edit starts over, a few times at most.
+ * force, changes it through the parser and writes the result back, all
+ * through one descriptor of the policy file opened O_RDWR: a conditional
+ * load. The read gives the policy in force at open(), and the close()
+ * puts the result in force only if no other load came in between, or
+ * fails with ESTALE and changes nothing. Then the edit starts over from
+ * the policy now in force, after a short random pause, a few times at
+ * most, so that a concurrent load is never undone and two edits at once
+ * both land.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kportreserve.h"
 
-#define KPR_EDIT_ATTEMPTS	3
+#define KPR_EDIT_ATTEMPTS	10
 #define KPR_EDIT_RETRY		(-1)
 #define KPR_EDIT_NOTHING	(-2)
 
@@ -99,6 +105,15 @@ static int del_rule(struct kpr_ruleset *rs, const char *rule, char **out,
 	return KPR_EXIT_OK;
 }
 
+/* The edit of the rules @rs of @text: add_rule() or del_rule(). */
+static int edit(const struct kpr_buf *text, struct kpr_ruleset *rs,
+		const char *rule, bool add, char **out, size_t *out_len)
+{
+	if (add)
+		return add_rule(text, rs, rule, out, out_len);
+	return del_rule(rs, rule, out, out_len);
+}
+
 /* The test aid of kportreserve(8): a command run just before the write. */
 static void run_test_hook(void)
 {
@@ -111,28 +126,13 @@ static void run_test_hook(void)
 		kpr_err("%s: cannot run the command", KPR_HOOK_ENV);
 }
 
-/* Whether the generation is still @gen; @now receives the current one. */
-static int same_generation(const struct kpr_ctx *ctx, unsigned long long gen,
-			   unsigned long long *now)
-{
-	if (kpr_read_generation(ctx, now))
-		return KPR_EXIT_IO;
-	return *now == gen ? KPR_EXIT_OK : KPR_EDIT_RETRY;
-}
-
-/**
- * try_edit() - one attempt at an edit of the policy in force
- * @ctx: names the securityfs directory
- * @rule: canonical text of the rule to add or delete
- * @add: add the rule, else delete it
- * @gen: receives the generation the edit started from
- * @now: receives the generation found when it changed
- *
- * Return: an exit code, KPR_EDIT_NOTHING when the rule is there already,
- * or KPR_EDIT_RETRY when the policy changed under the edit.
+/*
+ * The kernel refused to open the policy for writing (@err: the lock, no
+ * CAP_MAC_ADMIN): an edit that would change nothing, or that is wrong
+ * anyway, still says so; any other is refused.
  */
-static int try_edit(const struct kpr_ctx *ctx, const char *rule, bool add,
-		    unsigned long long *gen, unsigned long long *now)
+static int edit_refused(const struct kpr_ctx *ctx, const char *rule,
+			bool add, int err)
 {
 	struct kpr_ruleset rs;
 	struct kpr_buf text;
@@ -140,28 +140,74 @@ static int try_edit(const struct kpr_ctx *ctx, const char *rule, bool add,
 	size_t len;
 	int ret;
 
-	if (kpr_read_generation(ctx, gen))
-		return KPR_EXIT_IO;
 	ret = kpr_read_policy(ctx, &text, &rs);
 	if (ret)
 		return ret;
-	ret = same_generation(ctx, *gen, now);
-	if (!ret) {
-		if (add)
-			ret = add_rule(&text, &rs, rule, &out, &len);
-		else
-			ret = del_rule(&rs, rule, &out, &len);
-	}
-	if (!ret) {
-		run_test_hook();
-		ret = same_generation(ctx, *gen, now);
-	}
+	ret = edit(&text, &rs, rule, add, &out, &len);
 	if (!ret)
-		ret = kpr_write_policy(ctx, "the new policy", out, len);
+		ret = kpr_load_refused(ctx, "the new policy", err);
 	free(out);
 	kpr_ruleset_destroy(&rs);
 	kpr_buf_free(&text);
 	return ret;
+}
+
+/**
+ * try_edit() - one attempt at an edit of the policy in force
+ * @ctx: names the securityfs directory
+ * @rule: canonical text of the rule to add or delete
+ * @add: add the rule, else delete it
+ *
+ * Return: an exit code, KPR_EDIT_NOTHING when the rule is there already,
+ * or KPR_EDIT_RETRY when another load came in between and nothing
+ * changed.
+ */
+static int try_edit(const struct kpr_ctx *ctx, const char *rule, bool add)
+{
+	struct kpr_ruleset rs;
+	struct kpr_buf text;
+	char *out = NULL;
+	size_t len;
+	int fd, ret;
+
+	fd = kpr_open_policy_rdwr(ctx, &text);
+	if (fd == -EPERM || fd == -EACCES)
+		return edit_refused(ctx, rule, add, fd);
+	if (fd < 0)
+		return kpr_load_refused(ctx, "the new policy", fd);
+	ret = kpr_parse_in_force(ctx, &text, &rs);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	ret = edit(&text, &rs, rule, add, &out, &len);
+	if (ret) {
+		/* Nothing written: the close changes nothing. */
+		close(fd);
+	} else {
+		run_test_hook();
+		ret = kpr_commit_policy_fd(ctx, fd, "the new policy", out,
+					   len);
+		if (ret == -ESTALE)
+			ret = KPR_EDIT_RETRY;
+	}
+	free(out);
+	kpr_ruleset_destroy(&rs);
+	kpr_buf_free(&text);
+	return ret;
+}
+
+/*
+ * Wait up to 10 ms per attempt made, at random, so that edits that keep
+ * overtaking each other fall out of step.
+ */
+static void back_off(int attempt)
+{
+	struct timespec ts = {
+		.tv_nsec = (rand() % (attempt * 10000) + 1) * 1000L,
+	};
+
+	nanosleep(&ts, NULL);
 }
 
 /**
@@ -175,7 +221,6 @@ static int try_edit(const struct kpr_ctx *ctx, const char *rule, bool add,
  */
 static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 {
-	unsigned long long gen = 0, now = 0;
 	int ret = kpr_simple_options(argc, argv), attempt;
 	struct kpr_ruleset rs;
 	char *rule;
@@ -188,16 +233,18 @@ static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 	ret = kpr_parse_rule_args(argc - optind, argv + optind, &rs, &rule);
 	if (ret)
 		return ret;
+	srand(getpid());
 	for (attempt = 1; attempt <= KPR_EDIT_ATTEMPTS; attempt++) {
-		ret = try_edit(ctx, rule, add, &gen, &now);
+		ret = try_edit(ctx, rule, add);
 		if (ret != KPR_EDIT_RETRY)
 			break;
-		kpr_err("the policy changed during the edit (generation %llu, now %llu)%s",
-			gen, now,
+		kpr_err("another policy was loaded during the edit%s",
 			attempt < KPR_EDIT_ATTEMPTS ? "; trying again" : "");
+		if (attempt < KPR_EDIT_ATTEMPTS)
+			back_off(attempt);
 	}
 	if (ret == KPR_EDIT_RETRY) {
-		kpr_err("gave up after %d attempts; nothing was written",
+		kpr_err("gave up after %d attempts; nothing was loaded",
 			KPR_EDIT_ATTEMPTS);
 		ret = KPR_EXIT_RACE;
 	} else if (ret == KPR_EDIT_NOTHING) {

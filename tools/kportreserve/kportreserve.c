@@ -48,7 +48,7 @@ static const char usage_text[] =
 "     import-portreserve could not translate a file\n"
 "  2  usage error\n"
 "  3  the kernel refused the new policy; the old one stays in force\n"
-"  4  the policy kept changing during add or del; nothing was written\n"
+"  4  the policy kept changing during add or del; nothing was loaded\n"
 "  5  I/O error, or kportreserve is not available\n"
 "\n"
 "See kportreserve(8).\n";

@@ -84,6 +84,7 @@ int kpr_simple_options(int argc, char **argv);
 int kpr_bad_option(const char *cmd, int c, const char *arg);
 
 /* securityfs.c: files */
+int kpr_read_fd(int fd, struct kpr_buf *buf);
 int kpr_read_path(const char *path, struct kpr_buf *buf);
 int kpr_read_file(const struct kpr_ctx *ctx, const char *name,
 		  struct kpr_buf *buf, bool quiet);
@@ -92,9 +93,12 @@ char *kpr_fs_path(const struct kpr_ctx *ctx, const char *name);
 int kpr_stats_read(const struct kpr_ctx *ctx, struct kpr_stats *st);
 const char *kpr_stats_get(const struct kpr_stats *st, const char *name);
 void kpr_stats_free(struct kpr_stats *st);
-int kpr_read_generation(const struct kpr_ctx *ctx, unsigned long long *gen);
 int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
 		     const char *text, size_t len);
+int kpr_open_policy_rdwr(const struct kpr_ctx *ctx, struct kpr_buf *text);
+int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err);
+int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
+			 const char *text, size_t len);
 
 /* rules.c: the kernel's parser, applied */
 void kpr_print_parse_error(const char *file, unsigned int line,
@@ -106,6 +110,8 @@ int kpr_parse_rule_args(int argc, char **argv, struct kpr_ruleset *rs,
 			char **line);
 int kpr_parse_port_spec(const char *spec, struct kpr_rule *query);
 void kpr_protos_name(unsigned int protos, char *buf, size_t size);
+int kpr_parse_in_force(const struct kpr_ctx *ctx, struct kpr_buf *text,
+		       struct kpr_ruleset *rs);
 int kpr_read_policy(const struct kpr_ctx *ctx, struct kpr_buf *text,
 		    struct kpr_ruleset *rs);
 

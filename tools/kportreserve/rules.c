@@ -204,6 +204,31 @@ void kpr_protos_name(unsigned int protos, char *buf, size_t size)
 }
 
 /**
+ * kpr_parse_in_force() - parse the text of the policy in force
+ * @ctx: names the securityfs directory
+ * @text: the text as the kernel gave it; freed on error
+ * @rs: receives the rules; free with kpr_ruleset_destroy()
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY when it does not parse (a kernel
+ * newer than this program); the error is reported.
+ */
+int kpr_parse_in_force(const struct kpr_ctx *ctx, struct kpr_buf *text,
+		       struct kpr_ruleset *rs)
+{
+	unsigned int line;
+	const char *msg;
+
+	memset(rs, 0, sizeof(*rs));
+	if (!kpr_parse_policy(text->text, text->len, rs, &line, &msg))
+		return KPR_EXIT_OK;
+	kpr_err("%s/policy:%u: %s (is this program older than the kernel?)",
+		ctx->dir, line, msg);
+	kpr_buf_free(text);
+	kpr_ruleset_destroy(rs);
+	return KPR_EXIT_POLICY;
+}
+
+/**
  * kpr_read_policy() - read and parse the policy in force
  * @ctx: names the securityfs directory
  * @text: receives the text as the kernel gave it; free with kpr_buf_free()
@@ -216,17 +241,8 @@ void kpr_protos_name(unsigned int protos, char *buf, size_t size)
 int kpr_read_policy(const struct kpr_ctx *ctx, struct kpr_buf *text,
 		    struct kpr_ruleset *rs)
 {
-	unsigned int line;
-	const char *msg;
-
 	memset(rs, 0, sizeof(*rs));
 	if (kpr_read_file(ctx, "policy", text, false))
 		return KPR_EXIT_IO;
-	if (!kpr_parse_policy(text->text, text->len, rs, &line, &msg))
-		return KPR_EXIT_OK;
-	kpr_err("%s/policy:%u: %s (is this program older than the kernel?)",
-		ctx->dir, line, msg);
-	kpr_buf_free(text);
-	kpr_ruleset_destroy(rs);
-	return KPR_EXIT_POLICY;
+	return kpr_parse_in_force(ctx, text, rs);
 }

@@ -40,8 +40,8 @@ static size_t min_size(size_t a, size_t b)
 }
 
 /**
- * kpr_read_path() - read a whole file into memory
- * @path: the file, or "-" for standard input
+ * kpr_read_fd() - read what is left of an open file into memory
+ * @fd: the file
  * @buf: receives the contents, NUL-terminated; free with kpr_buf_free()
  *
  * Reading stops one byte past the largest policy the kernel takes, so
@@ -50,17 +50,12 @@ static size_t min_size(size_t a, size_t b)
  *
  * Return: 0 or a negative errno.
  */
-int kpr_read_path(const char *path, struct kpr_buf *buf)
+int kpr_read_fd(int fd, struct kpr_buf *buf)
 {
-	bool is_stdin = !strcmp(path, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	size_t cap = 4096;
 	int err = 0;
 
 	buf->len = 0;
-	buf->text = NULL;
-	if (fd < 0)
-		return -errno;
 	buf->text = kpr_xmalloc(cap);
 	for (;;) {
 		ssize_t n;
@@ -81,10 +76,31 @@ int kpr_read_path(const char *path, struct kpr_buf *buf)
 		buf->len += n;
 	}
 	buf->text[buf->len] = '\0';
-	if (!is_stdin)
-		close(fd);
 	if (err)
 		kpr_buf_free(buf);
+	return err;
+}
+
+/**
+ * kpr_read_path() - read a whole file into memory
+ * @path: the file, or "-" for standard input
+ * @buf: receives the contents, NUL-terminated; free with kpr_buf_free()
+ *
+ * Return: 0 or a negative errno.
+ */
+int kpr_read_path(const char *path, struct kpr_buf *buf)
+{
+	bool is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	buf->len = 0;
+	buf->text = NULL;
+	if (fd < 0)
+		return -errno;
+	err = kpr_read_fd(fd, buf);
+	if (!is_stdin)
+		close(fd);
 	return err;
 }
 
@@ -210,37 +226,6 @@ void kpr_stats_free(struct kpr_stats *st)
 	st->nr = 0;
 }
 
-/**
- * kpr_read_generation() - read the policy generation from the stats file
- * @ctx: names the directory
- * @gen: receives the generation
- *
- * Return: 0 or a negative errno, after an error message.
- */
-int kpr_read_generation(const struct kpr_ctx *ctx, unsigned long long *gen)
-{
-	struct kpr_stats st;
-	const char *value;
-	char *end;
-	int err;
-
-	err = kpr_stats_read(ctx, &st);
-	if (err)
-		return err;
-	value = kpr_stats_get(&st, "generation");
-	err = -EPROTO;
-	if (value && *value) {
-		errno = 0;
-		*gen = strtoull(value, &end, 10);
-		if (!errno && !*end)
-			err = 0;
-	}
-	if (err)
-		kpr_err("%s/stats: no valid generation", ctx->dir);
-	kpr_stats_free(&st);
-	return err;
-}
-
 /* Open the kernel log past its last record, to catch what comes next. */
 static int kmsg_open(void)
 {
@@ -339,7 +324,7 @@ static bool policy_locked(const struct kpr_ctx *ctx)
  * explain_refusal() - tell the user why the kernel refused a policy
  * @ctx: names the directory
  * @what: the policy's name in messages, such as its file name
- * @text: the policy
+ * @text: the policy, or NULL when none was written
  * @len: its length
  * @kmsg: the kernel log opened before the attempt, or -1
  * @err: the negative errno of open(), write() or close()
@@ -361,7 +346,7 @@ static void explain_refusal(const struct kpr_ctx *ctx, const char *what,
 			kpr_print_parse_error(what, line, buf);
 		else
 			kpr_err("kernel: %s", buf);
-	} else if (err != -EPERM && err != -EACCES) {
+	} else if (text && err != -EPERM && err != -EACCES) {
 		if (kpr_parse_policy(text, len, &rs, &line, &msg))
 			kpr_print_parse_error(what, line, msg);
 		kpr_ruleset_destroy(&rs);
@@ -394,6 +379,37 @@ static int write_all(int fd, const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * What a load that failed with @err (a negative errno, or 0) means for
+ * the exit code, explained on standard error.
+ */
+static int load_outcome(const struct kpr_ctx *ctx, const char *what,
+			const char *text, size_t len, int kmsg, int err)
+{
+	char *path;
+
+	if (!err)
+		return KPR_EXIT_OK;
+	if (err != -ENOENT && err != -ENOTDIR) {
+		explain_refusal(ctx, what, text, len, kmsg, err);
+		return KPR_EXIT_REFUSED;
+	}
+	path = kpr_fs_path(ctx, "policy");
+	complain(ctx, path, err);
+	free(path);
+	return KPR_EXIT_IO;
+}
+
+/* Write @text through @fd and close it: 0 or the first negative errno. */
+static int write_and_close(int fd, const char *text, size_t len)
+{
+	int err = write_all(fd, text, len);
+
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 /**
  * kpr_write_policy() - replace the policy in force
  * @ctx: names the directory
@@ -413,26 +429,94 @@ int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
 {
 	char *path = kpr_fs_path(ctx, "policy");
 	int kmsg = kmsg_open();
-	int ret = KPR_EXIT_OK;
-	int fd, err;
+	int fd, ret;
 
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-	} else {
-		err = write_all(fd, text, len);
-		if (close(fd) && !err)
-			err = -errno;
-	}
-	if (err == -ENOENT || err == -ENOTDIR) {
-		complain(ctx, path, err);
-		ret = KPR_EXIT_IO;
-	} else if (err) {
-		explain_refusal(ctx, what, text, len, kmsg, err);
-		ret = KPR_EXIT_REFUSED;
-	}
+	ret = load_outcome(ctx, what, text, len, kmsg,
+			   fd < 0 ? -errno : write_and_close(fd, text, len));
 	if (kmsg >= 0)
 		close(kmsg);
 	free(path);
+	return ret;
+}
+
+/**
+ * kpr_open_policy_rdwr() - open the policy file for a conditional load
+ * @ctx: names the directory
+ * @text: receives the policy in force, read through the descriptor; free
+ *        with kpr_buf_free()
+ *
+ * Opened O_RDWR, the kernel's policy file is a conditional load: a read
+ * gives the policy in force at open(), and the last close() puts what was
+ * written in force only if no other load came in between; otherwise it
+ * fails with ESTALE and changes nothing (kpr_commit_policy_fd()). Closing
+ * the descriptor without writing changes nothing.
+ *
+ * Return: the descriptor, or the negative errno of open() or of the read;
+ * nothing is reported (kpr_load_refused()).
+ */
+int kpr_open_policy_rdwr(const struct kpr_ctx *ctx, struct kpr_buf *text)
+{
+	char *path = kpr_fs_path(ctx, "policy");
+	int fd = open(path, O_RDWR | O_CLOEXEC), err;
+
+	free(path);
+	if (fd < 0)
+		return -errno;
+	err = kpr_read_fd(fd, text);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/**
+ * kpr_load_refused() - explain why the policy file could not be opened
+ * @ctx: names the directory
+ * @what: the policy's name in messages
+ * @err: the negative errno of kpr_open_policy_rdwr()
+ *
+ * Return: KPR_EXIT_IO when there is no policy file, else KPR_EXIT_REFUSED.
+ */
+int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err)
+{
+	return load_outcome(ctx, what, NULL, 0, -1, err);
+}
+
+/**
+ * kpr_commit_policy_fd() - load a policy through a conditional descriptor
+ * @ctx: names the directory
+ * @fd: from kpr_open_policy_rdwr(); closed on return
+ * @what: the policy's name in messages
+ * @text: the new policy
+ * @len: its length
+ *
+ * Truncates to 0 first, which starts the written policy over and makes an
+ * empty @text load the empty policy, and rewinds where the file has an
+ * offset (the kernel's writers are streams, where lseek() fails with
+ * ESPIPE); then writes @text and closes @fd, where the kernel commits.
+ *
+ * Return: KPR_EXIT_OK; -ESTALE, unreported, when another load came in
+ * between and nothing changed; or KPR_EXIT_REFUSED or KPR_EXIT_IO, after
+ * an explanation on standard error.
+ */
+int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
+			 const char *text, size_t len)
+{
+	int kmsg = kmsg_open();
+	int err = 0, ret;
+
+	if (ftruncate(fd, 0) ||
+	    (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE))
+		err = -errno;
+	if (err)
+		close(fd);
+	else
+		err = write_and_close(fd, text, len);
+	ret = err == -ESTALE ? err :
+	      load_outcome(ctx, what, text, len, kmsg, err);
+	if (kmsg >= 0)
+		close(kmsg);
 	return ret;
 }

@@ -489,7 +489,23 @@ EOF
 t "del with qualifiers" 0 \
 	"$K" -s "$fs" del 25/tcp /usr/sbin/exim uid=0 gid=8
 
-# A concurrent edit: the hook loads another policy (and bumps the
+# The conditional load of the kernel's policy file, faked for plain files
+# (tests/fake_conditional.c): an O_RDWR descriptor of $fs/policy commits
+# at close() only if the generation in $fs/stats is still the one at
+# open(), and fails with ESTALE otherwise; it fails with EPERM while
+# $fs/lock holds 1.
+fake=$tmp/fake_conditional.so
+t_true "the fake conditional load builds" \
+	${CC:-cc} -shared -fPIC -O2 -Wall -Wextra -Werror -U_FORTIFY_SOURCE \
+	-o "$fake" "$here/fake_conditional.c" -ldl
+# conditional CMD...: run CMD with the fake preloaded; ASan must then
+# accept a library loaded before its own.
+conditional() {
+	env LD_PRELOAD="$fake" KPR_FAKE_POLICY="$fs/policy" \
+		ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" "$@"
+}
+
+# A concurrent load: the hook loads another policy (and bumps the
 # generation, as the kernel would) between the edit's read and its write.
 cat >"$tmp/other-admin.sh" <<'EOF'
 #!/bin/sh
@@ -504,15 +520,16 @@ echo "$((9000 + n))/udp /usr/bin/other" >>"$fs/policy"
 sed "s/^generation .*/generation $((gen + 1))/" "$fs/stats" >"$fs/stats.new"
 mv "$fs/stats.new" "$fs/stats"
 EOF
+again="kportreserve: another policy was loaded during the edit"
 fake_fs "$fs"
 want <<'EOF'
 added: 443/tcp /usr/sbin/nginx
 EOF
-want_err <<'EOF'
-kportreserve: the policy changed during the edit (generation 3, now 4); trying again
+want_err <<EOF
+$again; trying again
 EOF
-t "a concurrent load is detected and the edit retried" 0 \
-	env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 1" \
+t "an edit overtaken by another load (ESTALE) is retried" 0 \
+	conditional env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 1" \
 	"$K" -s "$fs" add 443/tcp /usr/sbin/nginx
 want <<'EOF'
 80/tcp /usr/sbin/nginx
@@ -523,23 +540,40 @@ EOF
 t_file "the retried edit kept the concurrent rule" "$fs/policy"
 
 fake_fs "$fs"
-want_err <<'EOF'
-kportreserve: the policy changed during the edit (generation 3, now 4); trying again
-kportreserve: the policy changed during the edit (generation 4, now 5); trying again
-kportreserve: the policy changed during the edit (generation 5, now 6)
-kportreserve: gave up after 3 attempts; nothing was written
-EOF
+for n in 1 2 3 4 5 6 7 8 9; do echo "$again; trying again"; done >"$tmp/racing"
+{
+	cat "$tmp/racing"
+	echo "$again"
+	echo "kportreserve: gave up after 10 attempts; nothing was loaded"
+} | want_err
 t "an edit that keeps racing gives up: exit 4" 4 \
-	env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 0" \
+	conditional env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 0" \
 	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx
+{
+	printf '80/tcp /usr/sbin/nginx\n8000-8099 /opt/app/bin/server\n'
+	for n in 03 04 05 06 07 08 09 10 11 12; do
+		echo "90$n/udp /usr/bin/other"
+	done
+} | want
+t_file "the racing edit loaded nothing" "$fs/policy"
+
+fake_fs "$fs"
 want <<'EOF'
-80/tcp /usr/sbin/nginx
-8000-8099 /opt/app/bin/server
-9003/udp /usr/bin/other
-9004/udp /usr/bin/other
-9005/udp /usr/bin/other
+deleted: 80/tcp /usr/sbin/nginx
 EOF
-t_file "the racing edit wrote nothing" "$fs/policy"
+t "del through the fake conditional load" 0 \
+	conditional "$K" -s "$fs" del 80/tcp /usr/sbin/nginx
+want <<'EOF'
+8000-8099 /opt/app/bin/server
+EOF
+t_file "del's conditional load wrote the policy" "$fs/policy"
+want <<'EOF'
+deleted: 8000-8099 /opt/app/bin/server
+EOF
+t "del of the last rule" 0 \
+	conditional "$K" -s "$fs" del 8000-8099 /opt/app/bin/server
+want </dev/null
+t_file "del of the last rule loads the empty policy" "$fs/policy"
 
 fake_fs "$fs"
 rm "$fs/policy"
@@ -548,19 +582,41 @@ kportreserve: $fs/policy: No such file or directory
 EOF
 t "add without a policy file: exit 5" 5 "$K" -s "$fs" add 1 /x
 fake_fs "$fs"
-printf 'rules 2\n' >"$fs/stats"
-want_err <<EOF
-kportreserve: $fs/stats: no valid generation
+rm "$fs/stats"
+want <<'EOF'
+added: 1 /x
 EOF
-t "add without a generation: exit 5" 5 "$K" -s "$fs" add 1 /x
-# The hook makes the write fail as the kernel would refuse it.
+t "add needs no stats file" 0 "$K" -s "$fs" add 1 /x
+# The lock, set before the edit or during it, as the kernel refuses it.
+locked="the kernel refused the new policy: the policy is locked until reboot"
+fake_fs "$fs"
+echo 1 >"$fs/lock"
+want_err <<EOF
+kportreserve: $locked
+EOF
+t "add while locked: exit 3" 3 conditional "$K" -s "$fs" add 1 /x
+want <<'EOF'
+already in the policy: 80/tcp /usr/sbin/nginx
+EOF
+t "add of a rule already there while locked: exit 0" 0 \
+	conditional "$K" -s "$fs" add 80/tcp /usr/sbin/nginx
+want_err <<'EOF'
+kportreserve: no rule '1 /x' in the policy in force
+EOF
+t "del of a missing rule while locked: exit 1" 1 \
+	conditional "$K" -s "$fs" del 1 /x
 fake_fs "$fs"
 want_err <<EOF
-kportreserve: the kernel refused the new policy: $nospc; $kept
+kportreserve: $locked
 EOF
-t "a refused edit: exit 3" 3 \
-	env KPORTRESERVE_TEST_BEFORE_WRITE="ln -sf /dev/full $fs/policy" \
+t "an edit that the lock overtook: exit 3" 3 \
+	conditional env KPORTRESERVE_TEST_BEFORE_WRITE="echo 1 >$fs/lock" \
 	"$K" -s "$fs" add 1 /x
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "refused edits loaded nothing" "$fs/policy"
 
 # --- who -----------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 /*
  * kportreserve selftests: what an administrator lives with. Permissive
  * mode, the lock, the boot policy, audit records, per-port denial figures
- * and uid=/gid= qualifiers, in a booted kernel with kportreserve enabled.
+ * and their bound, uid=/gid= qualifiers, the contract of the policy file
+ * with careless and hostile writers, and kept identities across mount
+ * namespaces, in a booted kernel with kportreserve enabled.
  *
  * The lock cannot be undone, and the boot policy and boot parameters are
  * seen only right after boot, so their tests run only when the VM that
@@ -15,6 +17,7 @@
  *   KPR_LOCKED_AT_BOOT=1     booted with kportreserve.lock=1
  */
 
+#include <limits.h>
 #include <linux/audit.h>
 #include <linux/netlink.h>
 #include <sys/time.h>
@@ -205,6 +208,164 @@ TEST(denials_name_the_last_offender)
 	load_policy("");
 }
 
+/*
+ * The denials table under attack: one process with a 4,000-byte path
+ * binds every port of a policy that reserves them all. The table keeps
+ * one small entry per port, with the executable cut to its last 60
+ * bytes, and a load that stops reserving the ports drops their entries.
+ */
+#define BOUND_PATH_LEN	4000
+#define BOUND_EXE_LEN	60
+/* Kernel memory that 65,535 denials may cost: 256 bytes each. */
+#define BOUND_KB	(65535 * 256 / 1024)
+
+/*
+ * Copy this program to a path of BOUND_PATH_LEN bytes, made of
+ * directories of 250 bytes; returns the path (free() it) or NULL.
+ */
+static char *long_path_copy(void)
+{
+	char *path = calloc(1, PATH_MAX);
+	size_t len;
+
+	if (!path)
+		return NULL;
+	snprintf(path, PATH_MAX, "%s", WORKDIR "/long");
+	mkdir(path, 0755);
+	for (len = strlen(path); len + 251 < BOUND_PATH_LEN - 1; len += 251) {
+		path[len] = '/';
+		memset(path + len + 1, 'd', 250);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			goto fail;
+	}
+	path[len] = '/';
+	memset(path + len + 1, 'f', BOUND_PATH_LEN - len - 1);
+	memcpy(path + BOUND_PATH_LEN - 8, "impostor", 8);
+	if (!copy_file("/proc/self/exe", path))
+		return path;
+fail:
+	free(path);
+	return NULL;
+}
+
+/*
+ * Kernel memory in kB that a table of denials could take: slab,
+ * per-CPU and vmalloc, after the caches that can be dropped are.
+ */
+static long long kernel_kb(void)
+{
+	static const char *const fields[] = { "Slab:", "Percpu:",
+					      "VmallocUsed:" };
+	char *text, *at;
+	long long kb = 0;
+	size_t i;
+
+	/* Let RCU free what closed sockets left behind, then drop caches. */
+	sleep(1);
+	write_file("/proc/sys/vm/drop_caches", "2");
+	text = read_file("/proc/meminfo");
+	if (!text)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		at = strstr(text, fields[i]);
+		if (!at) {
+			kb = -1;
+			break;
+		}
+		kb += strtoll(at + strlen(fields[i]), NULL, 10);
+	}
+	free(text);
+	return kb;
+}
+
+/* The number of lines of the denials file, and the longest in *longest. */
+static long denials_lines(size_t *longest)
+{
+	char *text = read_file(DENIALS), *line, *end;
+	long n = 0;
+
+	*longest = 0;
+	if (!text)
+		return -1;
+	for (line = text; *line; line = end + 1) {
+		end = strchrnul(line, '\n');
+		if ((size_t)(end - line) > *longest)
+			*longest = end - line;
+		n++;
+		if (!*end)
+			break;
+	}
+	free(text);
+	return n;
+}
+
+FIXTURE(denials_bound) {
+	char *path;
+};
+
+FIXTURE_SETUP(denials_bound)
+{
+	ASSERT_EQ(0, make_programs());
+	self->path = long_path_copy();
+	ASSERT_NE(NULL, self->path);
+}
+
+FIXTURE_TEARDOWN(denials_bound)
+{
+	load_policy("");
+	free(self->path);
+}
+
+/* Under TCG, 65,535 denied binds may take longer than the default 30 s. */
+TEST_F_TIMEOUT(denials_bound, long_path_across_all_ports, 300)
+{
+	const char *const argv[] = { self->path, "--bindall", "1", "65535",
+				     NULL };
+	long long before, after;
+	char want[256], *line;
+	size_t longest;
+	pid_t pid;
+
+	ASSERT_EQ(0, load_policy("1-65535/tcp " OWNER "\n"));
+	before = kernel_kb();
+	ASSERT_LT(0, before);
+	pid = fork();
+	if (!pid) {
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	ASSERT_EQ(0, wait_exit(pid));
+	after = kernel_kb();
+	ksft_print_msg("65535 denials: kernel memory %lld kB, then %lld kB\n",
+		       before, after);
+	EXPECT_GT(BOUND_KB, after - before);
+
+	/* One line a port, the executable cut to its end. */
+	EXPECT_EQ(65535, denials_lines(&longest));
+	EXPECT_GT((size_t)128, longest);
+	snprintf(want, sizeof(want),
+		 "4000/tcp denied=1 would_deny=0 pid=%d exe=...%s", pid,
+		 self->path + BOUND_PATH_LEN - BOUND_EXE_LEN);
+	line = denials_line(4000, "tcp");
+	EXPECT_STREQ(want, line);
+	free(line);
+
+	/* A load that no longer reserves a port drops its entry. */
+	ASSERT_EQ(0, load_policy("1-1000/tcp " OWNER "\n"));
+	EXPECT_EQ(1000, denials_lines(&longest));
+	line = denials_line(4000, "tcp");
+	EXPECT_STREQ("", line);
+	free(line);
+	snprintf(want, sizeof(want),
+		 "1000/tcp denied=1 would_deny=0 pid=%d exe=...%s", pid,
+		 self->path + BOUND_PATH_LEN - BOUND_EXE_LEN);
+	line = denials_line(1000, "tcp");
+	EXPECT_STREQ(want, line);
+	free(line);
+	ASSERT_EQ(0, load_policy(""));
+	EXPECT_EQ(0, denials_lines(&longest));
+}
+
 /* ---- uid= and gid= ---- */
 
 /* Run PROG as UID:GID to bind PORT/tcp; returns 0 or the errno it got. */
@@ -323,62 +484,110 @@ static char *audit_find(struct audit_reader *ar, int type,
 	}
 }
 
+/* The text of an audit record after its "audit(TIME:SERIAL): " stamp. */
+static const char *audit_body(const char *rec)
+{
+	const char *body = rec ? strstr(rec, "): ") : NULL;
+
+	return body ? body + 3 : "";
+}
+
+/* An unsigned number in a file of /proc, or -1 when it cannot be read. */
+static long long proc_number(const char *path)
+{
+	char *text = read_file(path);
+	long long n = text && *text ? strtoll(text, NULL, 10) : -1;
+
+	free(text);
+	return n;
+}
+
+/* Run IMPOSTOR to bind PORT_AUDIT/tcp over FAMILY; returns its errno. */
+static int impostor_binds(const char *family, pid_t *pid)
+{
+	char port[16];
+	const char *const argv[] = { IMPOSTOR, "--bind", family, "tcp", port,
+				     "", NULL };
+
+	snprintf(port, sizeof(port), "%d", PORT_AUDIT);
+	*pid = fork();
+	if (!*pid) {
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return wait_exit(*pid);
+}
+
+/*
+ * Every field of every record, by value: the ids are this process's and
+ * its children's (a login uid set here, where audit lets root set it,
+ * gives auid and ses values of their own), the pid of a load is that of
+ * the writer, whose close() commits it, and the digest is the sha256 of
+ * the canonical text "26200/tcp /tmp/kpr-selftest/owner\n".
+ */
 TEST(audit_records_denials_loads_and_modes)
 {
 	struct audit_reader ar;
-	char pidbuf[32], *rec;
-	const char *const load[] = { "op=load", "rules=1", "ports=1",
-				     " policy_digest=sha256:",
-				     "lsm=kportreserve", "auid=", "ses=",
-				     "res=1", NULL };
-	const char *const deny[] = { "lsm=kportreserve", "op=bind",
-				     "proto=tcp", " lport=26200 ",
-				     "laddr=0.0.0.0", pidbuf, " uid=0 euid=0 ",
-				     "auid=", "ses=", "comm=",
-				     "exe=\"" IMPOSTOR "\"", "permissive=0",
-				     "res=0", NULL };
-	const char *const deny6[] = { " lport=26200 ", "laddr=::", NULL };
-	const char *const mode[] = { "enforcing=0 old_enforcing=1 auid=",
-				     " enabled=1 old-enabled=1 lsm=kportreserve res=1",
-				     NULL };
-	const char *const would[] = { " lport=26200 ", "permissive=1",
-				      "res=1", NULL };
-	const char *const argv[] = { IMPOSTOR, "--bind", "4", "tcp", "26200",
-				     "", NULL };
+	char want[1024], ids[128], *rec;
+	const char *const load[] = { "op=load", NULL };
+	const char *const deny[] = { " laddr=0.0.0.0 ", "permissive=0", NULL };
+	const char *const deny6[] = { " laddr=:: ", "permissive=0", NULL };
+	const char *const mode[] = { "old_enforcing=", NULL };
+	const char *const would[] = { "permissive=1", NULL };
+	long long auid, ses, gen;
 	pid_t pid;
 
 	if (getenv("KPR_LOCK_TEST") || getenv("KPR_LOCKED_AT_BOOT"))
 		SKIP(return, "a boot for the lock tests");
 	ASSERT_EQ(0, make_programs());
+	/* Refused where login uids are immutable: then they stay as they are. */
+	write_file("/proc/self/loginuid", "4242");
+	auid = proc_number("/proc/self/loginuid");
+	ses = proc_number("/proc/self/sessionid");
+	ASSERT_LE(0, auid);
+	ASSERT_LE(0, ses);
+	snprintf(ids, sizeof(ids), "auid=%lld ses=%lld", auid, ses);
 	ASSERT_EQ(0, audit_open(&ar, true));
 
 	ASSERT_EQ(0, load_policy("26200/tcp " OWNER "\n"));
+	gen = stat_value("generation");
+	snprintf(want, sizeof(want),
+		 "op=load generation=%lld rules=1 ports=1 policy_digest=sha256:%s pid=%d %s lsm=kportreserve res=1",
+		 gen,
+		 "b8b220123582a3516bddc43d5cdd2ceff8a863f974e5d0e6d8993fffc42deeca",
+		 getpid(), ids);
 	rec = audit_find(&ar, AUDIT_KPORTRESERVE_POLICY_LOAD, load);
-	EXPECT_NE(NULL, rec) TH_LOG("no policy load record");
+	EXPECT_STREQ(want, audit_body(rec)) TH_LOG("policy load record");
 	free(rec);
 
-	pid = fork();
-	if (!pid) {
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	ASSERT_EQ(EADDRINUSE, wait_exit(pid));
-	snprintf(pidbuf, sizeof(pidbuf), " pid=%d ", pid);
+	ASSERT_EQ(EADDRINUSE, impostor_binds("4", &pid));
+	snprintf(want, sizeof(want),
+		 "lsm=kportreserve op=bind proto=tcp lport=26200 laddr=0.0.0.0 pid=%d uid=0 euid=0 %s comm=\"impostor\" exe=\"%s\" permissive=0 res=0",
+		 pid, ids, IMPOSTOR);
 	rec = audit_find(&ar, AUDIT_KPORTRESERVE_ACCESS, deny);
-	EXPECT_NE(NULL, rec) TH_LOG("no denial record");
+	EXPECT_STREQ(want, audit_body(rec)) TH_LOG("denial record");
 	free(rec);
-	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "6", "tcp", PORT_AUDIT, ""));
+	ASSERT_EQ(EADDRINUSE, impostor_binds("6", &pid));
+	snprintf(want, sizeof(want),
+		 "lsm=kportreserve op=bind proto=tcp lport=26200 laddr=:: pid=%d uid=0 euid=0 %s comm=\"impostor\" exe=\"%s\" permissive=0 res=0",
+		 pid, ids, IMPOSTOR);
 	rec = audit_find(&ar, AUDIT_KPORTRESERVE_ACCESS, deny6);
-	EXPECT_NE(NULL, rec) TH_LOG("no IPv6 denial record");
+	EXPECT_STREQ(want, audit_body(rec)) TH_LOG("IPv6 denial record");
 	free(rec);
 
 	ASSERT_EQ(0, write_file(MODE, "permissive"));
+	snprintf(want, sizeof(want),
+		 "enforcing=0 old_enforcing=1 %s enabled=1 old-enabled=1 lsm=kportreserve res=1",
+		 ids);
 	rec = audit_find(&ar, AUDIT_MAC_STATUS, mode);
-	EXPECT_NE(NULL, rec) TH_LOG("no mode change record");
+	EXPECT_STREQ(want, audit_body(rec)) TH_LOG("mode change record");
 	free(rec);
-	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", PORT_AUDIT, ""));
+	ASSERT_EQ(0, impostor_binds("4", &pid));
+	snprintf(want, sizeof(want),
+		 "lsm=kportreserve op=bind proto=tcp lport=26200 laddr=0.0.0.0 pid=%d uid=0 euid=0 %s comm=\"impostor\" exe=\"%s\" permissive=1 res=1",
+		 pid, ids, IMPOSTOR);
 	rec = audit_find(&ar, AUDIT_KPORTRESERVE_ACCESS, would);
-	EXPECT_NE(NULL, rec) TH_LOG("no permissive denial record");
+	EXPECT_STREQ(want, audit_body(rec)) TH_LOG("permissive denial record");
 	free(rec);
 
 	write_file(MODE, "enforce");
@@ -531,8 +740,552 @@ TEST(locked_at_boot_keeps_boot_policy)
 	EXPECT_LT(0, stat_value("rules"));
 }
 
+/* ---- the policy file: what careless and hostile writers get ---- */
+
+#define FILE_POLICY	"26500/tcp " OWNER "\n"
+#define FILE_NEW	"26501/tcp " OWNER "\n"
+
+FIXTURE(policy_file) {};
+
+FIXTURE_SETUP(policy_file)
+{
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy(FILE_POLICY));
+}
+
+FIXTURE_TEARDOWN(policy_file)
+{
+	load_policy("");
+}
+
+/* The policy in force is TEXT, loaded GENERATION. */
+static void assert_policy(struct __test_metadata *_metadata, const char *text,
+			  long long generation)
+{
+	char *back = read_policy();
+
+	EXPECT_STREQ(text, back);
+	free(back);
+	EXPECT_EQ(generation, stat_value("generation"));
+}
+
+/* Write TEXT to FD, which must take all of it; returns 0 or -errno. */
+static int write_text(int fd, const char *text)
+{
+	return write_all(fd, text, strlen(text));
+}
+
+/*
+ * A process that only shares the open file (a forked child, a program
+ * that inherits the descriptor) and never wrote is killed while it holds
+ * it: the writer's load goes on, at the writer's close().
+ */
+TEST_F(policy_file, holder_killed_by_a_signal_cancels_nothing)
+{
+	long long gen = stat_value("generation");
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_text(fd, FILE_NEW));
+	pid = fork();
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	EXPECT_EQ(128 + SIGKILL, wait_exit(pid));
+	EXPECT_EQ(0, close(fd));
+	assert_policy(_metadata, FILE_NEW, gen + 1);
+}
+
+/*
+ * With the descriptor shared at close, the writer's close() judges its
+ * unterminated last line and fails, and the last close (the other
+ * holder's) fails the same way: every close after the write reports it.
+ */
+TEST_F(policy_file, shared_close_reports_a_bad_last_line)
+{
+	long long gen = stat_value("generation");
+	int fd = open(POLICY, O_WRONLY | O_TRUNC), go[2];
+	pid_t pid;
+	char c;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, write_text(fd, FILE_NEW "0 /bad"));
+	pid = fork();
+	if (!pid) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(USAGE);
+		_exit(close(fd) ? errno : 0);
+	}
+	close(go[0]);
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	EXPECT_EQ(EINVAL, wait_exit(pid));
+	assert_policy(_metadata, FILE_POLICY, gen);
+}
+
+/* O_APPEND is refused: at open(), or at the write after fcntl() set it. */
+TEST_F(policy_file, o_append_is_refused)
+{
+	long long gen = stat_value("generation");
+	int fd;
+
+	fd = open(POLICY, O_WRONLY | O_APPEND);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+	fd = open(POLICY, O_WRONLY | O_TRUNC | O_APPEND);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+
+	fd = open(POLICY, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_APPEND));
+	EXPECT_EQ(-EINVAL, write_text(fd, FILE_NEW));
+	/* Taking the flag back does not undo the failure. */
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, 0));
+	EXPECT_EQ(-EINVAL, write_text(fd, FILE_NEW));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EINVAL, errno);
+	assert_policy(_metadata, FILE_POLICY, gen);
+}
+
+/* A writer is a stream: offsets are refused, not ignored. */
+TEST_F(policy_file, writers_are_streams)
+{
+	long long gen = stat_value("generation");
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	char buf[256];
+	ssize_t n;
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pwrite(fd, FILE_NEW, strlen(FILE_NEW), 0));
+	EXPECT_EQ(ESPIPE, errno);
+	ASSERT_EQ(0, write_text(fd, FILE_NEW));
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_CUR));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pwrite(fd, FILE_POLICY, strlen(FILE_POLICY), 0));
+	EXPECT_EQ(ESPIPE, errno);
+	/* The refused calls wrote nothing. */
+	EXPECT_EQ(0, close(fd));
+	assert_policy(_metadata, FILE_NEW, gen + 1);
+
+	/* Opened O_RDWR, reading goes on from where it was. */
+	fd = open(POLICY, O_RDWR);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, pread(fd, buf, sizeof(buf), 0));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(5, read(fd, buf, 5));
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	n = read(fd, buf + 5, sizeof(buf) - 6);
+	ASSERT_LE(0, n);
+	buf[5 + n] = '\0';
+	EXPECT_STREQ(FILE_NEW, buf);
+	EXPECT_EQ(0, close(fd));
+	/* A reader still seeks. */
+	fd = open(POLICY, O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, lseek(fd, 0, SEEK_SET));
+	close(fd);
+}
+
+/* Truncation to a size other than 0 means nothing, and is refused. */
+TEST_F(policy_file, ftruncate_to_nonzero_is_refused)
+{
+	long long gen = stat_value("generation");
+	int fd = open(POLICY, O_WRONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_text(fd, FILE_NEW));
+	EXPECT_EQ(-1, ftruncate(fd, 5));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, truncate(POLICY, 5));
+	EXPECT_EQ(EINVAL, errno);
+	/* The refusal changes nothing: the text goes on. */
+	ASSERT_EQ(0, write_text(fd, "26502/tcp " OWNER "\n"));
+	EXPECT_EQ(0, close(fd));
+	assert_policy(_metadata, FILE_NEW "26502/tcp " OWNER "\n", gen + 1);
+
+	/* Truncation to 0 still starts the text over. */
+	fd = open(POLICY, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, write_text(fd, "26503/tcp " OWNER "\n"));
+	EXPECT_EQ(0, ftruncate(fd, 0));
+	ASSERT_EQ(0, write_text(fd, FILE_POLICY));
+	EXPECT_EQ(0, close(fd));
+	assert_policy(_metadata, FILE_POLICY, gen + 2);
+}
+
+/*
+ * A first write that fails (EFAULT from a page that cannot be read,
+ * E2BIG for more than 16 MiB at once) sticks: later writes fail the same
+ * way, close() returns it, and nothing is loaded.
+ */
+TEST_F(policy_file, failed_first_write_fails_close)
+{
+	const size_t big = (16 << 20) + 1;
+	long long gen = stat_value("generation");
+	void *bad, *huge;
+	int fd;
+
+	bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, bad);
+	fd = open(POLICY, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, write(fd, bad, 10));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-EFAULT, write_text(fd, FILE_NEW));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(EFAULT, errno);
+
+	/* Never touched, so never read: the kernel refuses the size first. */
+	huge = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, huge);
+	fd = open(POLICY, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, write(fd, huge, big));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(-E2BIG, write_text(fd, FILE_NEW));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(E2BIG, errno);
+	munmap(huge, big);
+	munmap(bad, 4096);
+	assert_policy(_metadata, FILE_POLICY, gen);
+}
+
+/*
+ * Run OWNER --produce STATUS TEXT [close] with its standard output on the
+ * policy file, as the shell runs "gen-policy > policy"; returns its exit
+ * status and its pid in *pid.
+ */
+static int run_producer(int status, const char *text, bool close_first,
+			pid_t *pid)
+{
+	char sbuf[16];
+	const char *const argv[] = { OWNER, "--produce", sbuf, text,
+				     close_first ? "close" : NULL, NULL };
+
+	snprintf(sbuf, sizeof(sbuf), "%d", status);
+	*pid = fork();
+	if (!*pid) {
+		int fd = open(POLICY, O_WRONLY | O_TRUNC);
+
+		if (fd < 0 || dup2(fd, 1) != 1)
+			_exit(USAGE);
+		close(fd);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return wait_exit(*pid);
+}
+
+/*
+ * A writer that exits with a non-zero status before the last close
+ * commits nothing, as one killed by a signal does: a producer that fails
+ * half way, or a child that shares the file with its parent, whose last
+ * close() then says why. The status is seen by the close that the exit
+ * makes: a writer that closes the file itself, then fails, commits.
+ */
+TEST_F(policy_file, writer_exiting_with_an_error_commits_nothing)
+{
+	long long gen = stat_value("generation");
+	char cancelled[128];
+	pid_t pid;
+	int fd;
+
+	EXPECT_EQ(1, run_producer(1, FILE_NEW, false, &pid));
+	assert_policy(_metadata, FILE_POLICY, gen);
+	snprintf(cancelled, sizeof(cancelled),
+		 "policy load cancelled: writer %d (owner) exited with an error",
+		 pid);
+	EXPECT_LE(0, kmsg_find(cancelled));
+	/* The same producer exiting 0 loads what it wrote. */
+	EXPECT_EQ(0, run_producer(0, FILE_NEW, false, &pid));
+	assert_policy(_metadata, FILE_NEW, gen + 1);
+
+	fd = open(POLICY, O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	if (!pid)
+		_exit(write_text(fd, FILE_POLICY) ? USAGE : 1);
+	EXPECT_EQ(1, wait_exit(pid));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(ECANCELED, errno);
+	assert_policy(_metadata, FILE_NEW, gen + 1);
+
+	EXPECT_EQ(1, run_producer(1, FILE_POLICY, true, &pid));
+	assert_policy(_metadata, FILE_POLICY, gen + 2);
+}
+
+/* Read the rest of FD into BUF, NUL-terminated; returns its length or -1. */
+static ssize_t read_rest(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf + len, size - len - 1)) > 0)
+		len += n;
+	buf[len] = '\0';
+	return n < 0 || len == size - 1 ? -1 : (ssize_t)len;
+}
+
+/*
+ * Opened O_RDWR, the file is a conditional load: reading gives the
+ * policy in force at open(), and the last close() fails with ESTALE,
+ * changing nothing, when another load came in between.
+ */
+TEST_F(policy_file, conditional_load_overtaken_fails_estale)
+{
+	long long gen = stat_value("generation");
+	char buf[256], replaced[128];
+	pid_t pid;
+	int fd;
+
+	fd = open(POLICY, O_RDWR);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	if (!pid)
+		_exit(load_policy("26502/tcp " SECOND "\n") ? USAGE : 0);
+	ASSERT_EQ(0, wait_exit(pid));
+	ASSERT_LT(0, read_rest(fd, buf, sizeof(buf)));
+	EXPECT_STREQ(FILE_POLICY, buf);
+	ASSERT_EQ(0, write_text(fd, FILE_POLICY FILE_NEW));
+	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(ESTALE, errno);
+	assert_policy(_metadata, "26502/tcp " SECOND "\n", gen + 1);
+	snprintf(replaced, sizeof(replaced),
+		 "policy generation %lld was replaced by %lld while the file was open",
+		 gen, gen + 1);
+	EXPECT_LE(0, kmsg_find(replaced));
+
+	/* Without a load in between, the same edit commits. */
+	fd = open(POLICY, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read_rest(fd, buf, sizeof(buf)));
+	EXPECT_STREQ("26502/tcp " SECOND "\n", buf);
+	ASSERT_EQ(0, write_text(fd, FILE_NEW));
+	EXPECT_EQ(0, close(fd));
+	assert_policy(_metadata, FILE_NEW, gen + 2);
+}
+
+#define EDITS		100
+#define EDIT_PORT	27000
+
+/*
+ * Add RULE as kportreserve add does: read the policy through an O_RDWR
+ * descriptor, write it back with the rule, close, and start over on
+ * ESTALE. Returns how many times it started over, or -1.
+ */
+static int conditional_add(const char *rule)
+{
+	static char text[65536];
+	int again;
+
+	for (again = 0; again < 100000; again++) {
+		int fd = open(POLICY, O_RDWR);
+		ssize_t len;
+
+		if (fd < 0)
+			return -1;
+		len = read_rest(fd, text, sizeof(text) - strlen(rule));
+		if (len < 0 || write_text(fd, text) || write_text(fd, rule)) {
+			close(fd);
+			return -1;
+		}
+		if (!close(fd))
+			return again;
+		if (errno != ESTALE)
+			return -1;
+	}
+	return -1;
+}
+
+/* The rule that editor WHO adds in its edit I. */
+static void edit_rule(char *rule, size_t size, int who, int i)
+{
+	snprintf(rule, size, "%d/%s %s\n", EDIT_PORT + i, who ? "udp" : "tcp",
+		 who ? SECOND : OWNER);
+}
+
+/*
+ * Two processes each make EDITS conditional edits at once, each adding
+ * one rule: every edit lands, and nothing loads twice.
+ */
+TEST_F_TIMEOUT(policy_file, concurrent_conditional_edits_lose_nothing, 300)
+{
+	int sums[2], fds[2], who, i, n;
+	long long gen;
+	char rule[128], *text;
+	pid_t pid[2];
+
+	ASSERT_EQ(0, load_policy(""));
+	gen = stat_value("generation");
+	for (who = 0; who < 2; who++) {
+		ASSERT_EQ(0, pipe(fds));
+		pid[who] = fork();
+		if (!pid[who]) {
+			int sum = 0;
+
+			for (i = 0; i < EDITS; i++) {
+				edit_rule(rule, sizeof(rule), who, i);
+				n = conditional_add(rule);
+				if (n < 0)
+					_exit(1);
+				sum += n;
+			}
+			_exit(write(fds[1], &sum, sizeof(sum)) == sizeof(sum) ?
+			      0 : USAGE);
+		}
+		close(fds[1]);
+		sums[who] = fds[0];
+	}
+	for (who = 0; who < 2; who++) {
+		EXPECT_EQ(0, wait_exit(pid[who]));
+		if (read(sums[who], &n, sizeof(n)) == sizeof(n))
+			ksft_print_msg("editor %d started over %d times\n",
+				       who, n);
+		close(sums[who]);
+	}
+	EXPECT_EQ(2 * EDITS, stat_value("rules"));
+	EXPECT_EQ(gen + 2 * EDITS, stat_value("generation"));
+	text = read_policy();
+	for (who = 0; who < 2; who++) {
+		for (i = 0; i < EDITS; i++) {
+			edit_rule(rule, sizeof(rule), who, i);
+			EXPECT_NE(NULL, strstr(text, rule)) TH_LOG("lost: %s", rule);
+		}
+	}
+	free(text);
+}
+
+/* ---- kept identities and mount namespaces ---- */
+
+#define PORT_NS		26600
+
+/* Run OWNER --rebind PORT_NS HOW; returns its exit code. */
+static int rebind_as_owner(const char *how)
+{
+	char pbuf[16];
+	const char *const argv[] = { OWNER, "--rebind", pbuf, how, NULL };
+
+	snprintf(pbuf, sizeof(pbuf), "%d", PORT_NS);
+	return run(argv);
+}
+
+/*
+ * A listed program binds in the initial mount namespace, where the id of
+ * its path is kept with its executable for its next binds. Moved to a
+ * mount namespace of its own, where that path may name another file, it
+ * is judged afresh there: its executable now lies outside its namespace,
+ * so it is listed nowhere. A program started inside such a namespace
+ * (systemd's PrivateTmp=) is listed there, bind after bind.
+ */
+TEST(kept_identity_stays_in_its_mount_namespace)
+{
+	const char *const argv[] = { OWNER, "--rebind", "26600", "stay",
+				     NULL };
+	pid_t pid;
+
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy("26600/tcp " OWNER "\n"));
+	EXPECT_EQ(0, rebind_as_owner("stay"));
+	EXPECT_EQ(EADDRINUSE, rebind_as_owner("unshare"));
+	EXPECT_EQ(EADDRINUSE, rebind_as_owner("overmount"));
+	pid = fork();
+	if (!pid) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			_exit(USAGE);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	EXPECT_EQ(0, wait_exit(pid));
+	load_policy("");
+}
+
+/* ---- what a copy of this program does for the tests above ---- */
+
+/*
+ * --bindall FIRST LAST: bind each TCP port from FIRST to LAST over IPv4;
+ * exits 0 only if every bind failed with EADDRINUSE.
+ */
+static int bind_all(int first, int last)
+{
+	int port, bad = 0;
+
+	for (port = first; port <= last; port++)
+		if (bind_once('4', "tcp", port, "") != EADDRINUSE)
+			bad++;
+	return bad ? 1 : 0;
+}
+
+/*
+ * --rebind PORT HOW: bind PORT/tcp over IPv4 twice, and in between stay
+ * (HOW "stay"), move to a new mount namespace ("unshare"), or move there
+ * and bind-mount IMPOSTOR over OWNER ("overmount"); exits with the errno
+ * of the second bind, or USAGE when the first failed or the move did.
+ */
+static int rebind(int port, const char *how)
+{
+	if (bind_once('4', "tcp", port, ""))
+		return USAGE;
+	if (strcmp(how, "stay")) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			return USAGE;
+		if (!strcmp(how, "overmount") &&
+		    mount(IMPOSTOR, OWNER, NULL, MS_BIND, NULL))
+			return USAGE;
+	}
+	return bind_once('4', "tcp", port, "");
+}
+
+/*
+ * --produce STATUS TEXT [close]: write TEXT on standard output and exit
+ * with STATUS, leaving standard output to the exit to close, or closing
+ * it first when told to.
+ */
+static int produce(const char *status, const char *text, bool close_first)
+{
+	if (write_text(1, text) || (close_first && close(1)))
+		return USAGE;
+	return atoi(status);
+}
+
+/*
+ * The modes of this file's own, beside those of common.h: --bindall,
+ * --rebind and --produce. Returns the exit code, or -1 for none of them.
+ */
+static int admin_mode(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "--bindall"))
+		return bind_all(atoi(argv[2]), atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "--rebind"))
+		return rebind(atoi(argv[2]), argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--produce"))
+		return produce(argv[2], argv[3],
+			       argc == 5 && !strcmp(argv[4], "close"));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
+	int rc = admin_mode(argc, argv);
+
+	if (rc >= 0)
+		return rc;
 	if (is_binder(argc, argv))
 		return binder_main(argc, argv);
 	return test_harness_run(argc, argv);
