@@ -183,4 +183,12 @@ static inline void kunit_remove_action(struct kunit *test,
 	KUNIT_CASE_PARAM(test_name, gen_params)
 #endif /* CONFIG_KUNIT && < 6.6 */
 
+/*
+ * IPPROTO_SMC (6.11): AF_INET and AF_INET6 sockets of SMC. 6.1 has only
+ * AF_SMC, and no socket there has this protocol number.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+#define IPPROTO_SMC	256
+#endif
+
 #endif /* _SECURITY_KPORTRESERVE_COMPAT_H */

@@ -4,19 +4,29 @@
  *
  * bind() on TCP, MPTCP, UDP, UDP-Lite and SCTP sockets comes through
  * socket_bind; the extra addresses of sctp_bindx() come through
- * sctp_bind_connect. A port without a rule costs one bit test under RCU.
- * Only for a reserved port is the caller's executable looked up
+ * sctp_bind_connect. So does bind() on the two families that bind a TCP
+ * or UDP socket of their own for the caller with kernel_bind(), which no
+ * hook sees: SMC (AF_SMC, and AF_INET sockets of IPPROTO_SMC), whose TCP
+ * socket serves plain TCP clients by fallback, and AF_RXRPC, whose
+ * transport is a UDP socket on the port its address names. io_uring's
+ * IORING_OP_BIND reaches socket_bind too, in the submitter's task, one
+ * of its io-wq workers or its SQPOLL thread: threads of the submitting
+ * process, with its executable. A port without a rule costs one bit test
+ * under RCU. Only for a reserved port is the caller's executable looked up
  * (identity.c).
  */
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/rxrpc.h>
 #include <linux/sctp.h>
+#include <linux/socket.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
 #include "audit.h"
+#include "compat.h"
 #include "control.h"
 #include "denials.h"
 #include "hooks.h"
@@ -34,9 +44,9 @@
  * (sock_create_kern()) are never checked: most bind with kernel_bind(),
  * which no hook sees, and those that do pass here (the later addresses of
  * DLM's multi-homed SCTP, through sctp_bind_add()) bind for the kernel.
- * TCP and MPTCP follow /tcp rules, UDP and UDP-Lite follow /udp rules,
- * SCTP (one-to-one and one-to-many) /sctp rules; raw sockets with the
- * same protocol number have no ports and are left alone.
+ * TCP, MPTCP and SMC follow /tcp rules, UDP, UDP-Lite and AF_RXRPC follow
+ * /udp rules, SCTP (one-to-one and one-to-many) /sctp rules; raw sockets
+ * with the same protocol number have no ports and are left alone.
  *
  * Return: true if the socket's binds are checked.
  */
@@ -44,9 +54,19 @@ static bool sock_proto(const struct sock *sk, enum kpr_proto *proto)
 {
 	if (!net_eq(sock_net(sk), &init_net) || sk->sk_kern_sock)
 		return false;
+	/* READ_ONCE(): IPV6_ADDRFORM may change it, though never to these. */
+	switch (READ_ONCE(sk->sk_family)) {
+	case AF_SMC:
+		*proto = KPR_PROTO_TCP;
+		return true;
+	case AF_RXRPC:
+		*proto = KPR_PROTO_UDP;
+		return true;
+	}
 	switch (sk->sk_protocol) {
 	case IPPROTO_TCP:
 	case IPPROTO_MPTCP:
+	case IPPROTO_SMC:
 		*proto = KPR_PROTO_TCP;
 		return sk->sk_type == SOCK_STREAM;
 	case IPPROTO_UDP:
@@ -160,6 +180,110 @@ static int read_sctp_addr(const struct sockaddr *address, int addrlen,
 	}
 }
 
+/**
+ * read_smc_bind() - the address a bind() on an AF_SMC socket asks for
+ * @address: the address from user space
+ * @addrlen: its length
+ * @b: receives the port and address
+ *
+ * smc_bind() takes IPv4, IPv6 and AF_UNSPEC (with INADDR_ANY) addresses
+ * on sockets of either SMC protocol and hands them to its internal TCP
+ * socket, whose inet_bind() or inet6_bind() refuses the family it does
+ * not speak. Which one it is cannot be told from here, so both are
+ * checked: a bind the stack would refuse anyway may get EADDRINUSE
+ * instead of EAFNOSUPPORT when its port is reserved.
+ *
+ * Return: true if @b holds a port to check.
+ */
+static bool read_smc_bind(const struct sockaddr *address, int addrlen,
+			  struct kpr_bind *b)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)address;
+
+	if (addrlen < sizeof(*sin))
+		return false;
+	switch (address->sa_family) {
+	case AF_UNSPEC:
+		if (sin->sin_addr.s_addr != htonl(INADDR_ANY))
+			return false;
+		fallthrough;
+	case AF_INET:
+		set_v4(b, sin);
+		return true;
+	case AF_INET6:
+		if (addrlen < SIN6_LEN_RFC2133)
+			return false;
+		set_v6(b, (const struct sockaddr_in6 *)address);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * read_rxrpc_bind() - the UDP port a bind() on an AF_RXRPC socket asks for
+ * @address: the address from user space, a struct sockaddr_rxrpc
+ * @addrlen: its length
+ * @b: receives the port and address of its transport
+ *
+ * rxrpc_bind() opens, or shares, a UDP socket on the transport address
+ * (rxrpc_validate_address(), rxrpc_lookup_local()). Addresses it refuses
+ * for their length or transport type are left to it.
+ *
+ * Return: true if @b holds a port to check.
+ */
+static bool read_rxrpc_bind(const struct sockaddr *address, int addrlen,
+			    struct kpr_bind *b)
+{
+	const struct sockaddr_rxrpc *srx =
+		(const struct sockaddr_rxrpc *)address;
+	int room = addrlen - offsetof(struct sockaddr_rxrpc, transport);
+
+	if (addrlen < sizeof(*srx) || srx->transport_type != SOCK_DGRAM ||
+	    srx->transport_len > room)
+		return false;
+	switch (srx->transport.family) {
+	case AF_INET:
+		if (srx->transport_len < sizeof(srx->transport.sin))
+			return false;
+		set_v4(b, &srx->transport.sin);
+		return true;
+	case AF_INET6:
+		if (srx->transport_len < sizeof(srx->transport.sin6))
+			return false;
+		set_v6(b, &srx->transport.sin6);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * read_bind() - the port and address a bind() asks for, as its socket
+ *               reads it
+ * @sk: the socket
+ * @proto: the policy's protocol for @sk (sock_proto())
+ * @address: the address from user space
+ * @addrlen: its length
+ * @b: receives the port and address
+ *
+ * Return: true if @b holds a port to check.
+ */
+static bool read_bind(const struct sock *sk, enum kpr_proto proto,
+		      const struct sockaddr *address, int addrlen,
+		      struct kpr_bind *b)
+{
+	switch (READ_ONCE(sk->sk_family)) {
+	case AF_SMC:
+		return read_smc_bind(address, addrlen, b);
+	case AF_RXRPC:
+		return read_rxrpc_bind(address, addrlen, b);
+	}
+	if (proto == KPR_PROTO_SCTP)
+		return read_sctp_addr(address, addrlen, b) != 0;
+	return read_inet_bind(sk, address, addrlen, b);
+}
+
 static bool port_reserved(enum kpr_proto proto, u16 port)
 {
 	bool reserved;
@@ -252,14 +376,9 @@ static noinline int check_bind(struct socket *sock, struct sockaddr *address,
 {
 	struct kpr_bind b;
 
-	if (!sock_proto(sock->sk, &b.proto))
+	if (!sock_proto(sock->sk, &b.proto) ||
+	    !read_bind(sock->sk, b.proto, address, addrlen, &b))
 		return 0;
-	if (b.proto == KPR_PROTO_SCTP) {
-		if (!read_sctp_addr(address, addrlen, &b))
-			return 0;
-	} else if (!read_inet_bind(sock->sk, address, addrlen, &b)) {
-		return 0;
-	}
 	if (!port_reserved(b.proto, b.port))
 		return 0;
 	return check_reserved(&b);
@@ -271,11 +390,12 @@ static noinline int check_bind(struct socket *sock, struct sockaddr *address,
  * @address: the address from user space
  * @addrlen: its length
  *
- * Every address kportreserve checks keeps its port where struct
- * sockaddr_in does, so that port's bit is tested before anything else:
- * for a port without a rule, this is the whole cost. A bind of another
- * kind whose bytes there happen to name a reserved port only takes the
- * longer way to the same answer.
+ * Every address kportreserve checks but AF_RXRPC's keeps its port where
+ * struct sockaddr_in does, so that port's bit is tested before anything
+ * else: for a port without a rule, this is the whole cost. A bind of
+ * another kind whose bytes there happen to name a reserved port only takes
+ * the longer way to the same answer. AF_RXRPC's port lies deeper, in its
+ * transport address: such binds always take the longer way.
  *
  * Return: 0, or -EADDRINUSE when the port is reserved for other programs.
  */
@@ -290,6 +410,8 @@ int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
 		     offsetof(struct sockaddr_in6, sin6_port));
 	if (addrlen < offsetofend(struct sockaddr_in, sin_port))
 		return 0;
+	if (unlikely(address->sa_family == AF_RXRPC))
+		return check_bind(sock, address, addrlen);
 	rcu_read_lock();
 	pol = rcu_dereference(kpr_active_policy);
 	has_rule = pol && test_bit(ntohs(sin->sin_port), pol->any);

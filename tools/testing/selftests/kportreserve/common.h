@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+/* Before <sys/mount.h>, which takes over the block ioctls of <linux/fs.h>. */
+#include <linux/io_uring.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/socket.h>
@@ -39,6 +42,24 @@
 #ifndef SOL_SCTP
 #define SOL_SCTP 132
 #endif
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC 256
+#endif
+/* From <linux/rxrpc.h>, which clashes with <netinet/in.h>. */
+struct kpr_sockaddr_rxrpc {
+	sa_family_t srx_family;
+	unsigned short srx_service;
+	unsigned short transport_type;
+	unsigned short transport_len;
+	union {
+		sa_family_t family;
+		struct sockaddr_in sin;
+		struct sockaddr_in6 sin6;
+	} transport;
+};
+
+/* IORING_OP_BIND, new in Linux 6.11: older headers lack it. */
+#define KPR_IORING_OP_BIND 56
 /* From <linux/sctp.h>, which clashes with <netinet/in.h>. */
 #define SCTP_SOCKOPT_BINDX_ADD 100
 
@@ -60,22 +81,42 @@
 
 /* ---- the binder: what a copy of this program does with --bind ---- */
 
+/*
+ * TYPE is tcp, mptcp, udp, udplite, sctp, sctpseq, smc (an AF_SMC
+ * socket), smcinet (an AF_INET or AF_INET6 socket of IPPROTO_SMC) or rxrpc
+ * (an AF_RXRPC socket on a UDP transport of FAMILY), and may end with
+ * "+uring", "+uring-async" or "+uring-sqpoll" (see bind_once()).
+ */
+static inline int type_is(const char *type, const char *name)
+{
+	size_t len = strcspn(type, "+");
+
+	return len == strlen(name) && !strncmp(type, name, len);
+}
+
 static inline int make_socket(char family, const char *type)
 {
 	int domain = (family == '4' || family == 'u') ? AF_INET : AF_INET6;
 
-	if (!strcmp(type, "tcp"))
+	if (type_is(type, "tcp"))
 		return socket(domain, SOCK_STREAM, IPPROTO_TCP);
-	if (!strcmp(type, "mptcp"))
+	if (type_is(type, "mptcp"))
 		return socket(domain, SOCK_STREAM, IPPROTO_MPTCP);
-	if (!strcmp(type, "udp"))
+	if (type_is(type, "udp"))
 		return socket(domain, SOCK_DGRAM, IPPROTO_UDP);
-	if (!strcmp(type, "udplite"))
+	if (type_is(type, "udplite"))
 		return socket(domain, SOCK_DGRAM, IPPROTO_UDPLITE);
-	if (!strcmp(type, "sctp"))
+	if (type_is(type, "sctp"))
 		return socket(domain, SOCK_STREAM, IPPROTO_SCTP);
-	if (!strcmp(type, "sctpseq"))
+	if (type_is(type, "sctpseq"))
 		return socket(domain, SOCK_SEQPACKET, IPPROTO_SCTP);
+	/* SMCPROTO_SMC is 0, SMCPROTO_SMC6 is 1. */
+	if (type_is(type, "smc"))
+		return socket(AF_SMC, SOCK_STREAM, domain == AF_INET6);
+	if (type_is(type, "smcinet"))
+		return socket(domain, SOCK_STREAM, IPPROTO_SMC);
+	if (type_is(type, "rxrpc"))
+		return socket(AF_RXRPC, SOCK_DGRAM, domain);
 	return -1;
 }
 
@@ -101,6 +142,160 @@ static inline socklen_t make_addr(char family, int port,
 }
 
 /*
+ * The address a bind() of TYPE takes: make_addr()'s, or for rxrpc a
+ * client address (service 0) whose UDP transport is make_addr()'s.
+ */
+static inline socklen_t make_bind_addr(char family, const char *type,
+				       int port, struct sockaddr_storage *ss)
+{
+	struct kpr_sockaddr_rxrpc *srx = (struct kpr_sockaddr_rxrpc *)ss;
+	struct sockaddr_storage inner;
+	socklen_t len = make_addr(family, port, &inner);
+
+	if (strncmp(type, "rxrpc", 5)) {
+		memcpy(ss, &inner, sizeof(inner));
+		return len;
+	}
+	memset(ss, 0, sizeof(*ss));
+	srx->srx_family = AF_RXRPC;
+	srx->transport_type = SOCK_DGRAM;
+	srx->transport_len = len;
+	memcpy(&srx->transport, &inner, len);
+	return sizeof(*srx);
+}
+
+/* The little of io_uring that uring_bind() needs. */
+struct kpr_ring {
+	int fd;
+	struct io_uring_params p;
+	void *sq, *cq;
+	size_t sq_len, cq_len;
+	struct io_uring_sqe *sqes;
+};
+
+static inline void ring_close(struct kpr_ring *r)
+{
+	if (r->sqes)
+		munmap(r->sqes, r->p.sq_entries * sizeof(*r->sqes));
+	if (r->cq)
+		munmap(r->cq, r->cq_len);
+	if (r->sq)
+		munmap(r->sq, r->sq_len);
+	close(r->fd);
+}
+
+/* Whether the ring knows IORING_OP_BIND (Linux 6.11 and later). */
+static inline int ring_has_bind(int fd)
+{
+	size_t size = sizeof(struct io_uring_probe) +
+		      256 * sizeof(struct io_uring_probe_op);
+	struct io_uring_probe *probe = calloc(1, size);
+	int ok;
+
+	if (!probe)
+		return 0;
+	ok = !syscall(__NR_io_uring_register, fd, IORING_REGISTER_PROBE,
+		      probe, 256) &&
+	     probe->last_op >= KPR_IORING_OP_BIND &&
+	     (probe->ops[KPR_IORING_OP_BIND].flags & IO_URING_OP_SUPPORTED);
+	free(probe);
+	return ok;
+}
+
+static inline int ring_open(struct kpr_ring *r, int sqpoll)
+{
+	void *map;
+
+	memset(r, 0, sizeof(*r));
+	if (sqpoll) {
+		r->p.flags = IORING_SETUP_SQPOLL;
+		r->p.sq_thread_idle = 1000;
+	}
+	r->fd = syscall(__NR_io_uring_setup, 4, &r->p);
+	if (r->fd < 0)
+		return -1;
+	if (!ring_has_bind(r->fd))
+		goto fail;
+	r->sq_len = r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned int);
+	r->cq_len = r->p.cq_off.cqes +
+		    r->p.cq_entries * sizeof(struct io_uring_cqe);
+	map = mmap(NULL, r->sq_len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
+	if (map == MAP_FAILED)
+		goto fail;
+	r->sq = map;
+	map = mmap(NULL, r->cq_len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_CQ_RING);
+	if (map == MAP_FAILED)
+		goto fail;
+	r->cq = map;
+	map = mmap(NULL, r->p.sq_entries * sizeof(*r->sqes),
+		   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		   IORING_OFF_SQES);
+	if (map == MAP_FAILED)
+		goto fail;
+	r->sqes = map;
+	return 0;
+fail:
+	ring_close(r);
+	return -1;
+}
+
+/* A field of the SQ or CQ ring mapped at BASE, OFFSET bytes in. */
+static inline unsigned int *ring_field(void *base, __u32 offset)
+{
+	return (unsigned int *)((char *)base + offset);
+}
+
+/*
+ * bind() through io_uring's IORING_OP_BIND: HOW is "uring" (issued inline
+ * by the submitting task), "uring-async" (IOSQE_ASYNC: by an io-wq worker)
+ * or "uring-sqpoll" (by the ring's SQPOLL thread). Returns 0, the errno
+ * of the bind, or NO_SOCKET when the kernel cannot do it this way.
+ */
+static inline int uring_bind(int fd, const struct sockaddr *sa,
+			     socklen_t len, const char *how)
+{
+	int sqpoll = !strcmp(how, "uring-sqpoll");
+	unsigned int flags = IORING_ENTER_GETEVENTS, head;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	struct kpr_ring r;
+	int res;
+
+	if (ring_open(&r, sqpoll))
+		return NO_SOCKET;
+	sqe = &r.sqes[0];
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = KPR_IORING_OP_BIND;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)sa;
+	sqe->addr2 = len;
+	if (!strcmp(how, "uring-async"))
+		sqe->flags = IOSQE_ASYNC;
+	ring_field(r.sq, r.p.sq_off.array)[0] = 0;
+	__atomic_store_n(ring_field(r.sq, r.p.sq_off.tail), 1, __ATOMIC_RELEASE);
+	if (sqpoll && (__atomic_load_n(ring_field(r.sq, r.p.sq_off.flags),
+				       __ATOMIC_ACQUIRE) & IORING_SQ_NEED_WAKEUP))
+		flags |= IORING_ENTER_SQ_WAKEUP;
+	if (syscall(__NR_io_uring_enter, r.fd, sqpoll ? 0 : 1, 1, flags,
+		    NULL, 0) < 0) {
+		ring_close(&r);
+		return USAGE;
+	}
+	head = *ring_field(r.cq, r.p.cq_off.head);
+	if (head == __atomic_load_n(ring_field(r.cq, r.p.cq_off.tail), __ATOMIC_ACQUIRE)) {
+		ring_close(&r);
+		return USAGE;
+	}
+	cqe = (struct io_uring_cqe *)((char *)r.cq + r.p.cq_off.cqes) +
+	      (head & *ring_field(r.cq, r.p.cq_off.ring_mask));
+	res = cqe->res;
+	ring_close(&r);
+	return res < 0 ? -res : 0;
+}
+
+/*
  * Bind a new socket: FAMILY is 4 (IPv4), 6 (IPv6), m (IPv4-mapped IPv6)
  * or u (AF_UNSPEC with INADDR_ANY on an IPv4 socket); FLAGS may hold s
  * (short addrlen) and x (SCTP: add the address with sctp_bindx(), the
@@ -111,18 +306,24 @@ static inline int bind_once(char family, const char *type, int port,
 			    const char *flags)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = make_addr(family, port, &ss);
+	socklen_t len = make_bind_addr(family, type, port, &ss);
+	const char *how = strchr(type, '+');
 	int fd, err;
 
 	fd = make_socket(family, type);
 	if (fd < 0)
 		return NO_SOCKET;
-	if (strchr(flags, 's'))
+	/* One byte short of what the family needs: the stack refuses it. */
+	if (strchr(flags, 's') && !strncmp(type, "rxrpc", 5))
+		len--;
+	else if (strchr(flags, 's'))
 		len = (family == '6' || family == 'm') ? SIN6_LEN_RFC2133 - 1 :
 							 sizeof(struct sockaddr_in) - 1;
 	if (strchr(flags, 'x'))
 		err = setsockopt(fd, SOL_SCTP, SCTP_SOCKOPT_BINDX_ADD, &ss,
 				 len) ? errno : 0;
+	else if (how)
+		err = uring_bind(fd, (struct sockaddr *)&ss, len, how + 1);
 	else
 		err = bind(fd, (struct sockaddr *)&ss, len) ? errno : 0;
 	close(fd);
