@@ -314,10 +314,9 @@ FIXTURE_TEARDOWN(way_in)
  * binds unless it does. Asked in each test's body, because Linux 6.1's
  * harness runs the body of a test whose setup skipped.
  */
-static bool way_in_missing(const FIXTURE_VARIANT(way_in) *variant)
+static bool way_in_missing(const char *family, const char *type, int port)
 {
-	return bind_as(IMPOSTOR, variant->family, variant->type,
-		       variant->port + 1, "") == NO_SOCKET;
+	return bind_as(IMPOSTOR, family, type, port + 1, "") == NO_SOCKET;
 }
 
 #define NO_WAY_IN "this kernel cannot bind this way"
@@ -327,7 +326,7 @@ static bool way_in_missing(const FIXTURE_VARIANT(way_in) *variant)
 
 TEST_F(way_in, owner_binds_impostor_does_not)
 {
-	if (way_in_missing(variant))
+	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	EXPECT_EQ(EADDRINUSE, WAY(IMPOSTOR, variant->port, ""));
 	EXPECT_EQ(0, WAY(OWNER, variant->port, ""));
@@ -337,7 +336,7 @@ TEST_F(way_in, owner_binds_impostor_does_not)
 
 TEST_F(way_in, port_without_rule)
 {
-	if (way_in_missing(variant))
+	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	EXPECT_EQ(0, WAY(IMPOSTOR, variant->port - 1, ""));
 }
@@ -346,7 +345,7 @@ TEST_F(way_in, kernel_rule_refuses_programs)
 {
 	char rule[256];
 
-	if (way_in_missing(variant))
+	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	snprintf(rule, sizeof(rule), "%d/%s <kernel>\n", variant->port,
 		 variant->proto);
@@ -359,7 +358,7 @@ TEST_F(way_in, denial_names_the_impostor)
 {
 	char *denials;
 
-	if (way_in_missing(variant))
+	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	EXPECT_EQ(EADDRINUSE, WAY(IMPOSTOR, variant->port, ""));
 	denials = read_file(DENIALS);
@@ -372,14 +371,14 @@ TEST_F(way_in, denial_names_the_impostor)
 
 TEST_F(way_in, short_addrlen_gets_stack_error)
 {
-	if (way_in_missing(variant))
+	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	EXPECT_EQ(EINVAL, WAY(IMPOSTOR, variant->port, "s"));
 }
 
 TEST_F(way_in, other_network_namespace_unchecked)
 {
-	if (way_in_missing(variant))
+	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	EXPECT_EQ(0, WAY(IMPOSTOR, variant->port, "n"));
 }
