@@ -268,6 +268,8 @@ def compare(expect_path, skips_path, kver, with_log, without_log):
     if flaky:
         print('failed without kportreserve too, counted as skipped: ' +
               '; '.join(flaky), file=sys.stderr)
+        # For the lane's summary line, before the counts.
+        print('flaky: ' + ', '.join(n.split(' ', 1)[1] for n in flaky))
     print(passed, len(problems), skipped)
 
 

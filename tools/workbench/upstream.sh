@@ -76,10 +76,13 @@ grep -aqxE $'UPSTREAM-RULES rules 3\r?' "$out/with.log" ||
 	die "upstream: the policy of the boot with kportreserve was not loaded: $(grep -a UPSTREAM-RULES "$out/with.log")"
 
 # A test that fails with kportreserve and passes without fails; one that
-# fails without kportreserve is upstream's own, named and never counted
-# as a pass (tapcheck.py --compare). No test is run twice.
-read -r passed failed skipped < <(tapcheck --compare \
-	"$WB_DIR/expect/upstream" "$WB_DIR/expect/skips" "$KVER" \
-	"$out/with.log" "$out/without.log")
-echo "upstream: $passed passed, $failed failed, $skipped skipped"
+# fails without kportreserve is upstream's own, counted as skipped, never
+# as a pass, and named in the summary line (tapcheck.py --compare). No
+# test is run twice.
+verdict=$("$WB_DIR/tapcheck.py" --compare "$WB_DIR/expect/upstream" \
+	"$WB_DIR/expect/skips" "$KVER" "$out/with.log" "$out/without.log") ||
+	verdict="0 1 0"
+read -r passed failed skipped < <(tail -n 1 <<<"$verdict")
+flaky=$(sed -n 's/^flaky: //p' <<<"$verdict")
+echo "upstream: $passed passed, $failed failed, $skipped skipped${flaky:+ (failed without kportreserve too: $flaky)}"
 [ "$failed" = 0 ]
