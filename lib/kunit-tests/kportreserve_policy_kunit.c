@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the kportreserve policy: building, matching a bind
- * against it, and swapping it under RCU.
+ * against it, the ports the kernel must not pick on its own, and swapping
+ * it under RCU.
  */
 
 #include <kunit/test.h>
+#include <linux/in.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "autobind.h"
 #include "compat.h"
 #include "policy.h"
 
@@ -173,6 +176,56 @@ static void test_kpr_policy_reserves_sample(struct kunit *test)
 	/* 80, 443, 5353, 2049, 9899 and the hundred ports of 8000-8099 */
 	KUNIT_EXPECT_EQ(test, pol->nr_ports, 105);
 	KUNIT_EXPECT_EQ(test, pol->rs.nr_rules, 11);
+}
+
+/**
+ * struct autobind_case - a port the kernel considers picking on its own
+ * @desc: name of the case
+ * @protocol: the socket's protocol (IPPROTO_*)
+ * @port: the candidate port
+ * @reserved: whether the sample policy keeps it out of the choice
+ */
+struct autobind_case {
+	const char *desc;
+	int protocol;
+	u16 port;
+	bool reserved;
+};
+
+static const struct autobind_case autobind_cases[] = {
+	{ "tcp port, tcp socket", IPPROTO_TCP, 80, true },
+	{ "tcp port, mptcp socket", IPPROTO_MPTCP, 443, true },
+	{ "tcp port, udp socket", IPPROTO_UDP, 80, false },
+	{ "tcp port, sctp socket", IPPROTO_SCTP, 80, false },
+	{ "udp port, udp socket", IPPROTO_UDP, 5353, true },
+	{ "udp port, udplite socket", IPPROTO_UDPLITE, 5353, true },
+	{ "udp port, tcp socket", IPPROTO_TCP, 5353, false },
+	{ "sctp port, sctp socket", IPPROTO_SCTP, 9899, true },
+	{ "sctp port, tcp socket", IPPROTO_TCP, 9899, false },
+	{ "all protocols, udp socket", IPPROTO_UDP, 8099, true },
+	{ "tcp port, dccp socket", IPPROTO_DCCP, 80, true },
+	{ "no rule, dccp socket", IPPROTO_DCCP, 81, false },
+	{ "no rule, tcp socket", IPPROTO_TCP, 8100, false },
+	{ "port 0", IPPROTO_TCP, 0, false },
+};
+
+static void autobind_case_desc(const struct autobind_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(autobind, autobind_cases, autobind_case_desc);
+
+/* A port is kept from the kernel's choice for the protocols of its rules. */
+static void test_kpr_autobind_reserves_cases(struct kunit *test)
+{
+	const struct autobind_case *c = test->param_value;
+	struct kpr_policy *pol = build(test, sample_policy);
+
+	KUNIT_EXPECT_EQ(test, kpr_autobind_reserves(pol, c->protocol, c->port),
+			c->reserved);
+	KUNIT_EXPECT_FALSE(test, kpr_autobind_reserves(NULL, c->protocol,
+						       c->port));
 }
 
 /* No policy and the empty policy reserve nothing. */
@@ -391,6 +444,7 @@ static void test_kpr_policy_digest(struct kunit *test)
 static struct kunit_case kpr_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(test_kpr_policy_allows_cases, match_gen_params),
 	KUNIT_CASE(test_kpr_policy_reserves_sample),
+	KUNIT_CASE_PARAM(test_kpr_autobind_reserves_cases, autobind_gen_params),
 	KUNIT_CASE(test_kpr_policy_allows_empty),
 	KUNIT_CASE(test_kpr_policy_build_full_range),
 	KUNIT_CASE(test_kpr_policy_path_ids),

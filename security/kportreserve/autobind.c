@@ -1,65 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve and automatic port assignment.
+ * kportreserve and the ports the kernel picks on its own.
  *
  * socket_bind never sees a port the kernel picks: bind() to port 0,
  * listen() or connect() on an unbound socket, sendmsg() on an unbound UDP
- * socket. Every one of those allocators (inet_csk_find_open_port(),
- * __inet_hash_connect(), udp_lib_get_port(), sctp_get_port_local()) skips
- * the ports of the initial namespace's ip_local_reserved_ports. So each
- * policy load marks its reserved ports there, and unmarks the ports it
- * marked that are no longer reserved; ports the administrator reserved
- * through the sysctl are never unmarked.
- *
- * This needs no change to the network stack, at a price documented in the
- * admin guide: the sysctl is shared, so writing ip_local_reserved_ports
- * replaces kportreserve's marks until the next policy load; and the bitmap
- * has one bit per port for all protocols, so a port reserved for TCP only
- * is not assigned automatically to UDP either.
- *
- * Context: callers hold the policy lock, which serialises the marking.
+ * socket, and the privileged source ports that the RPC client (NFS, lockd)
+ * and 9p's privport choose for themselves. Every one of those allocators
+ * asks inet_sk_is_local_reserved_port(), which asks the
+ * inet_reserved_port hook beside ip_local_reserved_ports. kportreserve
+ * answers from the policy in force, so the administrator's sysctl is
+ * neither read nor written here, and a write to it reopens nothing.
  */
 
-#include <linux/bitmap.h>
+#include <linux/in.h>
 #include <net/net_namespace.h>
-#include <net/netns/ipv4.h>
+#include <net/sock.h>
 
 #include "autobind.h"
 
-/* The bits of ip_local_reserved_ports that kportreserve set. */
-static DECLARE_BITMAP(kpr_marked, KPR_NR_PORTS);
+/**
+ * kpr_autobind_reserves() - tell whether the kernel must not pick a port
+ * @pol: the policy in force, or NULL
+ * @protocol: the socket's protocol (IPPROTO_*)
+ * @port: the candidate port, in host order
+ *
+ * The protocols that have rules (TCP, MPTCP, UDP, UDP-Lite, SCTP) are
+ * kept off the ports reserved for them; any other protocol (DCCP, say) is
+ * kept off every reserved port, as its binds are not judged at all.
+ *
+ * Context: any context; under rcu_read_lock() when @pol is the policy in
+ * force.
+ * Return: true if @port must be skipped.
+ */
+bool kpr_autobind_reserves(const struct kpr_policy *pol, int protocol,
+			   u16 port)
+{
+	if (!pol)
+		return false;
+	switch (protocol) {
+	case IPPROTO_TCP:
+	case IPPROTO_MPTCP:
+		return test_bit(port, pol->reserved[KPR_PROTO_TCP]);
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+		return test_bit(port, pol->reserved[KPR_PROTO_UDP]);
+	case IPPROTO_SCTP:
+		return test_bit(port, pol->reserved[KPR_PROTO_SCTP]);
+	default:
+		return test_bit(port, pol->any);
+	}
+}
 
 /**
- * kpr_autobind_sync() - keep automatic assignment off reserved ports
- * @pol: the policy now in force, or NULL
+ * kpr_inet_reserved_port() - keep the kernel's own choice off reserved ports
+ * @sk: the socket a local port is chosen for, the kernel's own included
+ * @port: the candidate port, in host order
  *
- * Marks in init_net's ip_local_reserved_ports every port @pol reserves
- * for some protocol that is not marked yet (again, if a write to the
- * sysctl cleared it), and clears the marks kportreserve made for ports
- * that are no longer reserved.
+ * Reservations hold in the initial network namespace only, whatever the
+ * mode: in permissive mode a bind by number is logged and let through, but
+ * nothing is gained by handing a reserved port out unasked.
  *
- * Context: process context; the policy lock held.
+ * Context: any context; callers may hold a bucket spinlock with bottom
+ * halves disabled (udp_lib_get_port()).
+ * Return: 0 if the kernel may pick @port, -EADDRINUSE if it must not.
  */
-void kpr_autobind_sync(const struct kpr_policy *pol)
+int kpr_inet_reserved_port(const struct sock *sk, u16 port)
 {
-	unsigned long *sysctl = init_net.ipv4.sysctl_local_reserved_ports;
-	unsigned int word, bit;
+	bool reserved;
 
-	/* Allocated by the network stack's pernet init, before us. */
-	if (WARN_ON_ONCE(!sysctl))
-		return;
-	for (word = 0; word < BITS_TO_LONGS(KPR_NR_PORTS); word++) {
-		unsigned long want = pol ? pol->any[word] : 0;
-		unsigned long add = want & ~READ_ONCE(sysctl[word]);
-		unsigned long drop = kpr_marked[word] & ~want;
-
-		for_each_set_bit(bit, &add, BITS_PER_LONG) {
-			set_bit(word * BITS_PER_LONG + bit, sysctl);
-			__set_bit(word * BITS_PER_LONG + bit, kpr_marked);
-		}
-		for_each_set_bit(bit, &drop, BITS_PER_LONG) {
-			clear_bit(word * BITS_PER_LONG + bit, sysctl);
-			__clear_bit(word * BITS_PER_LONG + bit, kpr_marked);
-		}
-	}
+	/* In the allocator's loop: most candidates end here. */
+	if (!kpr_port_may_be_reserved(port) ||
+	    !net_eq(sock_net(sk), &init_net))
+		return 0;
+	rcu_read_lock();
+	reserved = kpr_autobind_reserves(rcu_dereference(kpr_active_policy),
+					 sk->sk_protocol, port);
+	rcu_read_unlock();
+	return reserved ? -EADDRINUSE : 0;
 }

@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kportreserve and automatic port assignment.
+ * kportreserve and the ports the kernel picks on its own.
  */
 #ifndef _SECURITY_KPORTRESERVE_AUTOBIND_H
 #define _SECURITY_KPORTRESERVE_AUTOBIND_H
 
+#include <net/sock.h>
+
 #include "policy.h"
 
-#ifdef CONFIG_SYSCTL
-void kpr_autobind_sync(const struct kpr_policy *pol);
-#else
-/* Without sysctls there is no ip_local_reserved_ports to steer by. */
-static inline void kpr_autobind_sync(const struct kpr_policy *pol)
-{
-}
-#endif
+bool kpr_autobind_reserves(const struct kpr_policy *pol, int protocol,
+			   u16 port);
+int kpr_inet_reserved_port(const struct sock *sk, u16 port);
 
 #endif /* _SECURITY_KPORTRESERVE_AUTOBIND_H */

@@ -53,8 +53,10 @@ static void __init load_boot_policy(void)
 }
 
 /*
- * Late, so that the network stack's sysctls exist (see autobind.c), and
- * still before init runs.
+ * At late_initcall: audit and the workqueues that retire policies are up,
+ * and neither init nor a root file system mounted over the network (NFS
+ * root, in prepare_namespace()) has run, so no program binds and no RPC
+ * client picks a port before the policy is in force.
  */
 static int __init kpr_boot(void)
 {

@@ -11,8 +11,8 @@
  * transport is a UDP socket on the port its address names. io_uring's
  * IORING_OP_BIND reaches socket_bind too, in the submitter's task, one
  * of its io-wq workers or its SQPOLL thread: threads of the submitting
- * process, with its executable. A port without a rule costs one bit test
- * under RCU. Only for a reserved port is the caller's executable looked up
+ * process, with its executable. A port without a rule costs one bit test,
+ * outside RCU. Only for a reserved port is the caller's executable looked up
  * (identity.c).
  */
 
@@ -392,10 +392,11 @@ static noinline int check_bind(struct socket *sock, struct sockaddr *address,
  *
  * Every address kportreserve checks but AF_RXRPC's keeps its port where
  * struct sockaddr_in does, so that port's bit is tested before anything
- * else: for a port without a rule, this is the whole cost. A bind of
- * another kind whose bytes there happen to name a reserved port only takes
- * the longer way to the same answer. AF_RXRPC's port lies deeper, in its
- * transport address: such binds always take the longer way.
+ * else (kpr_port_may_be_reserved()): for a port without a rule, this is
+ * the whole cost, with no RCU read-side section. A bind of another kind
+ * whose bytes there happen to name a reserved port only takes the longer
+ * way to the same answer. AF_RXRPC's port lies deeper, in its transport
+ * address: such binds always take the longer way.
  *
  * Return: 0, or -EADDRINUSE when the port is reserved for other programs.
  */
@@ -403,8 +404,6 @@ int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
 		    int addrlen)
 {
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)address;
-	const struct kpr_policy *pol;
-	bool has_rule;
 
 	BUILD_BUG_ON(offsetof(struct sockaddr_in, sin_port) !=
 		     offsetof(struct sockaddr_in6, sin6_port));
@@ -412,11 +411,9 @@ int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
 		return 0;
 	if (unlikely(address->sa_family == AF_RXRPC))
 		return check_bind(sock, address, addrlen);
-	rcu_read_lock();
-	pol = rcu_dereference(kpr_active_policy);
-	has_rule = pol && test_bit(ntohs(sin->sin_port), pol->any);
-	rcu_read_unlock();
-	return has_rule ? check_bind(sock, address, addrlen) : 0;
+	if (!kpr_port_may_be_reserved(ntohs(sin->sin_port)))
+		return 0;
+	return check_bind(sock, address, addrlen);
 }
 
 /**
@@ -445,7 +442,8 @@ int kpr_sctp_bind_connect(struct sock *sk, int optname,
 		len = read_sctp_addr(address, addrlen, &b);
 		if (!len)
 			return 0;
-		if (b.port && port_reserved(b.proto, b.port)) {
+		if (kpr_port_may_be_reserved(b.port) &&
+		    port_reserved(b.proto, b.port)) {
 			err = check_reserved(&b);
 			if (err)
 				return err;

@@ -4,7 +4,7 @@
  *
  * Registration only; see hooks.c for the bind hooks, parser.c and policy.c
  * for the policy, control.c for modes and the lock, autobind.c for
- * automatic port assignment, boot.c for the boot policy, fs.c for the
+ * the ports the kernel picks on its own, boot.c for the boot policy, fs.c for the
  * securityfs interface.
  */
 
@@ -14,6 +14,7 @@
 #include <linux/lsm_hooks.h>
 #include <linux/moduleparam.h>
 
+#include "autobind.h"
 #include "compat.h"
 #include "control.h"
 #include "hooks.h"
@@ -55,6 +56,7 @@ static const struct lsm_id kpr_lsmid = {
 static struct security_hook_list kpr_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_bind, kpr_socket_bind),
 	LSM_HOOK_INIT(sctp_bind_connect, kpr_sctp_bind_connect),
+	LSM_HOOK_INIT(inet_reserved_port, kpr_inet_reserved_port),
 };
 
 /* Offsets into the blobs, set by the LSM framework before kpr_init(). */

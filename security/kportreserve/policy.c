@@ -16,10 +16,14 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
-#include "autobind.h"
 #include "policy.h"
 
 struct kpr_policy __rcu *kpr_active_policy;
+/*
+ * The ports of the policy in force for any protocol, outside RCU: see
+ * kpr_port_may_be_reserved(). Written under kpr_policy_lock.
+ */
+unsigned long kpr_reserved_any[BITS_TO_LONGS(KPR_NR_PORTS)];
 static DEFINE_MUTEX(kpr_policy_lock);
 
 /**
@@ -444,12 +448,31 @@ void kpr_policy_retire(struct kpr_policy *pol)
 }
 
 /**
+ * publish_reserved_any() - update the bitmap that binds test first
+ * @any: the ports of the policy being put in force
+ * @add: true to add them to the bitmap, false to make it @any
+ *
+ * Word by word: a bind reads one word, never the whole bitmap.
+ *
+ * Context: kpr_policy_lock held.
+ */
+static void publish_reserved_any(const unsigned long *any, bool add)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&kpr_policy_lock);
+	for (i = 0; i < BITS_TO_LONGS(KPR_NR_PORTS); i++)
+		WRITE_ONCE(kpr_reserved_any[i],
+			   add ? kpr_reserved_any[i] | any[i] : any[i]);
+}
+
+/**
  * kpr_policy_activate() - put a policy in force
  * @pol: a policy from kpr_policy_build(); owned by the module from now on,
  *       so the caller must not touch it after this returns
  *
- * Binds that start after this returns see @pol, and automatic port
- * assignment avoids its ports; the replaced policy is freed once every
+ * Binds and automatic port assignments that start after this returns
+ * see @pol; the replaced policy is freed once every
  * reader that may hold it is gone.
  *
  * Context: process context; takes kpr_policy_lock.
@@ -461,9 +484,14 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	u64 generation;
 
 	mutex_lock(&kpr_policy_lock);
-	/* Steer automatic assignment off the new ports before they count. */
-	kpr_autobind_sync(pol);
+	/*
+	 * The ports of both policies while either may be read: a bind that
+	 * finds its port's bit clear has no rule in the policy it would
+	 * have found.
+	 */
+	publish_reserved_any(pol->any, true);
 	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_policy_lock);
+	publish_reserved_any(pol->any, false);
 	generation = pol->generation;
 	mutex_unlock(&kpr_policy_lock);
 

@@ -95,6 +95,7 @@ struct kpr_exe {
 };
 
 extern struct kpr_policy __rcu *kpr_active_policy;
+extern unsigned long kpr_reserved_any[BITS_TO_LONGS(KPR_NR_PORTS)];
 
 struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
@@ -123,6 +124,24 @@ static inline bool kpr_policy_reserves(const struct kpr_policy *pol,
 				       enum kpr_proto proto, u16 port)
 {
 	return pol && test_bit(port, pol->reserved[proto]);
+}
+
+/**
+ * kpr_port_may_be_reserved() - the first test of every bind and assignment
+ * @port: the port, in host order
+ *
+ * Tests one bit of a bitmap of the ports the policy in force reserves for
+ * any protocol; while a new policy is put in force, of the ports of both.
+ * It needs no RCU read-side section, so that a bind to a port without a
+ * rule costs this bit test and nothing else. A clear bit is the answer; a
+ * set bit sends the caller to the policy, under RCU.
+ *
+ * Context: any context.
+ * Return: false if no rule in force covers @port.
+ */
+static inline bool kpr_port_may_be_reserved(u16 port)
+{
+	return test_bit(port, kpr_reserved_any);
 }
 
 #endif /* _SECURITY_KPORTRESERVE_POLICY_H */

@@ -66,9 +66,6 @@ lint_build() {
 	kmake O="$out" W=1 C=2 security/kportreserve/ || return 1
 	for f in "$SRC"/security/kportreserve/*.[cS]; do
 		f=${f##*/}
-		# Steering automatic assignment needs the sysctl (autobind.h).
-		[ "$f" = autobind.c ] && ! grep -q '^CONFIG_SYSCTL=y' "$out/.config" &&
-			continue
 		f=$out/security/kportreserve/${f%.?}.o
 		[ -f "$f" ] || { say "error: $f was not built"; return 1; }
 	done

@@ -4,12 +4,16 @@
 #   patch-build.sh TREE N
 # builds in TREE, checked out at patch N of the series, what that patch
 # adds, with what the patches before it added:
-#   1 the LSM and its glue: configure (tinyconfig plus the workbench's
-#     kernel.config) and compile security/kportreserve/
-#   2 the KUnit tests: compile lib/kunit-tests/
-#   3 the selftests: build them with their Makefile
-#   4 kportreserve(8): build it with its Makefile
-#   5 the admin guide: kernel-doc -Wall on the sources, docutils on it
+#   1 the inet_reserved_port hook: configure (tinyconfig plus the
+#     workbench's kernel.config and, for 6.12, distro.config) and compile
+#     security/security.c and the allocators that call the hook
+#   2 its use in sunrpc and 9p: compile the two files
+#   3 the LSM and its glue: configure again, now that its Kconfig is
+#     there, and compile security/kportreserve/
+#   4 the KUnit tests: compile lib/kunit-tests/
+#   5 the selftests: build them with their Makefile
+#   6 kportreserve(8): build it with its Makefile
+#   7 the admin guide: kernel-doc -Wall on the sources, docutils on it
 # Objects go to build/patch-build-KVER, kept from patch to patch.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,34 +24,51 @@ pmake() {
 		-s "$@"
 }
 
+fragments=("$WB_DIR/config/kernel.config")
+[ "$KVER" = 6.12 ] && fragments+=("$WB_DIR/config/distro.config")
+configure() {
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" \
+		"$out/.config" "${fragments[@]}" >/dev/null)
+	pmake olddefconfig >/dev/null
+}
+
 case $n in
 1)
 	rm -rf "$out"
 	mkdir -p "$out"
 	pmake tinyconfig >/dev/null
-	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" \
-		"$out/.config" "$WB_DIR/config/kernel.config" >/dev/null)
-	pmake olddefconfig >/dev/null
-	grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$out/.config" ||
-		die "patch 1: CONFIG_SECURITY_KPORTRESERVE did not stick"
-	pmake security/kportreserve/
+	configure
+	pmake security/security.o net/ipv4/inet_connection_sock.o \
+		net/ipv4/inet_hashtables.o net/ipv4/udp.o net/sctp/socket.o
 	;;
 2)
-	grep -qx 'CONFIG_SECURITY_KPORTRESERVE_KUNIT_TEST=y' "$out/.config" ||
-		die "patch 2: the KUnit tests are not configured"
-	pmake lib/kunit-tests/
-	[ -f "$out/lib/kunit-tests/kportreserve_policy_kunit.o" ] ||
-		die "patch 2: lib/kunit-tests was not built"
+	objs=(net/9p/trans_fd.o)
+	grep -qx 'CONFIG_SUNRPC=y' "$out/.config" &&
+		objs+=(net/sunrpc/xprtsock.o)
+	pmake "${objs[@]}"
 	;;
 3)
+	configure
+	grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$out/.config" ||
+		die "patch 3: CONFIG_SECURITY_KPORTRESERVE did not stick"
+	pmake security/kportreserve/
+	;;
+4)
+	grep -qx 'CONFIG_SECURITY_KPORTRESERVE_KUNIT_TEST=y' "$out/.config" ||
+		die "patch 4: the KUnit tests are not configured"
+	pmake lib/kunit-tests/
+	[ -f "$out/lib/kunit-tests/kportreserve_policy_kunit.o" ] ||
+		die "patch 4: lib/kunit-tests was not built"
+	;;
+5)
 	mkdir -p "$out/selftests"
 	make -s -C "$tree/tools/testing/selftests/kportreserve" \
 		OUTPUT="$out/selftests" CC="ccache gcc"
 	;;
-4)
+6)
 	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="ccache gcc"
 	;;
-5)
+7)
 	rst='import docutils.core, sys
 docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
 	settings_overrides={"report_level": 2, "halt_level": 5})'

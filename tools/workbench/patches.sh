@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make patches: this tree as a "git format-patch" series against the
-# pristine Linux source, the form in which it would be posted: the LSM,
-# its KUnit tests, its selftests, kportreserve(8) and the admin guide as
-# five patches behind a cover letter, each with the glue for upstream
-# files that concerns it.
+# pristine Linux source, the form in which it would be posted: the
+# network stack's hook for the ports the kernel picks, its use in sunrpc
+# and 9p, then the LSM, its KUnit tests, its selftests, kportreserve(8) and
+# the admin guide: seven patches behind a cover letter, each with the glue
+# for upstream files that concerns it.
 #
 # The series is made from what is committed (HEAD), so that it can be
 # rebuilt from a commit id; PATCHES_WORKTREE=1 takes the working tree
@@ -113,7 +114,7 @@ fi
 
 # --- The series ------------------------------------------------------------
 #
-# The work clone is reset to the pristine commit on every run and the five
+# The work clone is reset to the pristine commit on every run and the seven
 # commits are made again on top of it.
 if [ ! -d "$series/.git" ]; then
 	g clone -q --shared "$pristine" "$series"
@@ -217,8 +218,23 @@ commit() {
 	} | g -C "$series" commit -q --no-verify --cleanup=whitespace -F -
 }
 
-ours security/kportreserve
+# glue_message NNNN: the commit message of glue patch NNNN, which is all
+# of its own patch: the lines between its Subject and its "---".
+glue_message() {
+	sed -n '/^$/,/^---$/p' "$glue_dir/$1"-*.patch | sed '1d;$d'
+}
+
+# The two patches outside security/: the hook, then its other users. They
+# add no file of ours, so they leave MAINTAINERS alone.
 glue 0001
+glue_message 0001 |
+	commit "net, security: let an LSM keep ports out of the kernel's choice"
+glue 0002
+glue_message 0002 |
+	commit "SUNRPC, 9p: skip reserved ports when choosing a privileged port"
+
+ours security/kportreserve
+glue 0003
 maintainers security/kportreserve/
 commit "security: add the kportreserve LSM" <<'EOF'
 Local ports are handed out first come, first served. A service that
@@ -244,9 +260,9 @@ for the executables listed for it; every other program gets EADDRINUSE,
 as if the port were taken. A port without a rule costs one bit test.
 
 Rules cover TCP, UDP and SCTP, and uid= and gid= restrict one to a user
-or group. Each policy load marks the reserved ports in
-ip_local_reserved_ports, so that the kernel does not hand them out
-automatically either. A policy can be built in and put in force before
+or group. Through the inet_reserved_port hook of the previous patches,
+the kernel does not hand a reserved port out automatically either, nor
+pick it as a privileged source port for NFS, lockd or 9p. A policy can be built in and put in force before
 init runs (SECURITY_KPORTRESERVE_BOOT_POLICY), a permissive mode logs
 and counts instead of refusing, and a lock fixes the policy and the mode
 until reboot. Denials, policy loads and mode changes get the audit
@@ -268,7 +284,7 @@ EOF
 ours lib/kunit-tests
 cp "$snap/tree/.kunitconfig" "$series/security/kportreserve/.kunitconfig"
 g -C "$series" add -f security/kportreserve/.kunitconfig
-glue 0002
+glue 0004
 maintainers lib/kunit-tests/
 commit "lib/kunit-tests: add KUnit tests for kportreserve" <<'EOF'
 Test the policy parser and the policy itself without booting a kernel
@@ -286,7 +302,7 @@ Run them with
 EOF
 
 ours tools/testing/selftests/kportreserve
-glue 0003
+glue 0005
 maintainers tools/testing/selftests/kportreserve/
 commit "selftests: add kportreserve tests" <<'EOF'
 Test kportreserve in a booted kernel, as root, replacing the policy in
@@ -322,7 +338,7 @@ libFuzzer in user space.
 EOF
 
 ours Documentation/admin-guide/LSM/kportreserve.rst
-glue 0004
+glue 0006
 maintainers Documentation/admin-guide/LSM/kportreserve.rst
 commit "Documentation: add the kportreserve admin guide" <<'EOF'
 Describe kportreserve for the administrator: why it exists, how to
@@ -364,16 +380,20 @@ reserved port succeeds only for the programs listed for it, and every
 other program gets EADDRINUSE, as if the port were taken. Ports with no
 rule cost one bit test. TCP, UDP and SCTP are covered, rules may be
 restricted to a uid or gid, reserved ports are kept out of automatic
-assignment through ip_local_reserved_ports, a policy can be built in
+assignment and of the kernel's own RPC and 9p clients through a new
+hook beside ip_local_reserved_ports, a policy can be built in
 and put in force before init, and a permissive mode, a lock, audit
 records and per-port denial figures help to deploy it. It descends from
 Tetsuo Handa's KPortReserve RFC of 2013, which could not be merged
 while only one LSM could be active.
 
-Patch 1 adds the LSM, its LSM id and audit record types, patch 2 its
-KUnit tests, patch 3 its selftests, patch 4 kportreserve(8), an admin
-command that shares the kernel's parser, and patch 5 the admin guide.
-Each patch builds on its own.
+Patch 1 adds the inet_reserved_port hook, which the network stack asks
+wherever it asks ip_local_reserved_ports, and patch 2 makes sunrpc and 9p
+ask it when they choose a privileged source port; these two are for the
+network and NFS maintainers. Patch 3 adds the LSM, its LSM id and audit
+record types, patch 4 its KUnit tests, patch 5 its selftests, patch 6
+kportreserve(8), an admin command that shares the kernel's parser, and
+patch 7 the admin guide. Each patch builds on its own.
 
 The series is against Linux $KVER.$sublevel as shipped in Debian's
 linux-source-$KVER. It was tested there with checkpatch.pl --strict,
@@ -390,7 +410,7 @@ EOF
 rm -rf "$out"
 mapfile -t files < <(g -C "$series" format-patch --cover-letter \
 	--cover-from-description=subject --abbrev=12 -o "$out" "$base..$branch")
-[ "${#files[@]}" = 6 ] || die "format-patch made ${#files[@]} files, not 6"
+[ "${#files[@]}" = 8 ] || die "format-patch made ${#files[@]} files, not 8"
 cover=${files[0]} patches=("${files[@]:1}")
 ! grep -q '\*\*\*' "$cover" || die "cover letter still has a placeholder"
 say "patches: series made ($((SECONDS - start)) s)"

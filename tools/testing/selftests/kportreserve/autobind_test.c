@@ -8,7 +8,14 @@
  * which the policy reserves for another program, and FREE, which a socket
  * of the test holds (the allocator would otherwise take FREE and the test
  * could not fail). Every path must then fail, and never hand out RESERVED;
- * with FREE released, every path must get FREE.
+ * with FREE released, every path must get FREE. The administrator's
+ * ip_local_reserved_ports is neither written by kportreserve nor able to
+ * reopen a reserved port.
+ *
+ * The kernel's own clients choose privileged source ports themselves:
+ * 9p's privport walks down from 1023, the RPC client (NFS) starts at a
+ * random port of sunrpc.min_resvport-max_resvport. A listener of the test
+ * stands in for the server and reads the port each client came from.
  */
 
 #include "common.h"
@@ -21,6 +28,7 @@
 
 FIXTURE(autobind) {
 	char *old_range;
+	char *old_reserved;
 	int held[2];
 	int peer;
 };
@@ -104,6 +112,8 @@ FIXTURE_SETUP(autobind)
 	ASSERT_EQ(0, make_programs());
 	self->old_range = read_file(RANGE);
 	ASSERT_NE(NULL, self->old_range);
+	self->old_reserved = read_file(RESERVED_PORTS);
+	ASSERT_NE(NULL, self->old_reserved);
 	ASSERT_EQ(0, write_file(RANGE, "40000 40001"));
 	ASSERT_EQ(0, load_policy("40001 " OWNER "\n"));
 	/* FREE is taken for the protocol under test, and for another. */
@@ -129,7 +139,10 @@ FIXTURE_TEARDOWN(autobind)
 	load_policy("");
 	if (self->old_range)
 		write_file(RANGE, self->old_range);
+	if (self->old_reserved)
+		write_file(RESERVED_PORTS, self->old_reserved);
 	free(self->old_range);
+	free(self->old_reserved);
 }
 
 #define AUTO(prog, port) auto_as(prog, variant->family, variant->type, \
@@ -166,6 +179,40 @@ TEST_F(autobind, without_policy_reserved_port_is_assigned)
 	EXPECT_EQ(RESERVED, port);
 }
 
+TEST_F(autobind, sysctl_writes_reopen_nothing)
+{
+	int port = -1;
+
+	/*
+	 * What sysctl --system, kubelet or an administrator may write: an
+	 * empty list, and one that names other ports. Neither hands
+	 * RESERVED out.
+	 */
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "\n"));
+	EXPECT_NE(0, AUTO(IMPOSTOR, &port));
+	EXPECT_NE(RESERVED, port);
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "50000-50010"));
+	EXPECT_NE(0, AUTO(IMPOSTOR, &port));
+	EXPECT_NE(RESERVED, port);
+	/* A policy loaded after the write holds as well. */
+	ASSERT_EQ(0, load_policy("40001 " OWNER "\n"));
+	EXPECT_NE(0, AUTO(IMPOSTOR, &port));
+	EXPECT_NE(RESERVED, port);
+}
+
+TEST_F(autobind, another_protocols_reservation_is_assigned)
+{
+	const char *other = strcmp(variant->type, "tcp") ? "tcp" : "udp";
+	char policy[128];
+	int port = -1;
+
+	/* RESERVED is reserved, but for another protocol than this one. */
+	snprintf(policy, sizeof(policy), "40001/%s " OWNER "\n", other);
+	ASSERT_EQ(0, load_policy(policy));
+	EXPECT_EQ(0, AUTO(IMPOSTOR, &port));
+	EXPECT_EQ(RESERVED, port);
+}
+
 /* Whether ip_local_reserved_ports lists PORT, alone or in a range. */
 static bool sysctl_reserves(int port)
 {
@@ -185,33 +232,163 @@ static bool sysctl_reserves(int port)
 	return found;
 }
 
-TEST(marks_follow_the_policy_and_spare_the_admins)
+TEST(sysctl_reads_back_what_the_admin_wrote)
 {
-	char *old = read_file(RESERVED_PORTS);
+	char *old = read_file(RESERVED_PORTS), *now;
 
 	ASSERT_NE(NULL, old);
 	ASSERT_EQ(0, write_file(RESERVED_PORTS, "41005"));
 	ASSERT_EQ(0, load_policy("41000-41002/udp /x\n41005 /x\n41010/sctp /x\n"));
-	EXPECT_TRUE(sysctl_reserves(41000));
-	EXPECT_TRUE(sysctl_reserves(41002));
-	EXPECT_FALSE(sysctl_reserves(41003));
-	EXPECT_TRUE(sysctl_reserves(41005));
-	EXPECT_TRUE(sysctl_reserves(41010));
-
-	/* A write to the sysctl drops the marks; the next load restores them. */
-	ASSERT_EQ(0, write_file(RESERVED_PORTS, "41005"));
+	now = read_file(RESERVED_PORTS);
+	EXPECT_STREQ("41005\n", now);
+	free(now);
 	EXPECT_FALSE(sysctl_reserves(41000));
-	ASSERT_EQ(0, load_policy("41000-41002/udp /x\n41005 /x\n"));
-	EXPECT_TRUE(sysctl_reserves(41000));
 	EXPECT_FALSE(sysctl_reserves(41010));
 
+	/* The administrator's own reservation is theirs to drop. */
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "\n"));
+	ASSERT_EQ(0, load_policy("41005 /x\n"));
+	EXPECT_FALSE(sysctl_reserves(41005));
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "41005"));
 	ASSERT_EQ(0, load_policy(""));
-	EXPECT_FALSE(sysctl_reserves(41000));
-	EXPECT_FALSE(sysctl_reserves(41002));
-	/* The administrator's own reservation outlives the policy. */
 	EXPECT_TRUE(sysctl_reserves(41005));
 	write_file(RESERVED_PORTS, old);
 	free(old);
+}
+
+#define KCLIENT_MNT	WORKDIR "/mnt"
+#define KCLIENT_SERVER	5640
+
+/*
+ * Mount FSTYPE with OPTIONS in a child, against a listener on 127.0.0.1
+ * that accepts the kernel client's first connection and closes it at once
+ * (the server closes first, so that the client's port is not left in
+ * TIME_WAIT). Returns the client's source port, or -1.
+ */
+static int kernel_client_port(const char *fstype, const char *source,
+			      const char *options)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(KCLIENT_SERVER),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	socklen_t len = sizeof(sin);
+	struct pollfd pfd;
+	int one = 1, lfd, cfd, port = -1;
+	pid_t pid;
+
+	mkdir(WORKDIR, 0755);
+	mkdir(KCLIENT_MNT, 0755);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 8)) {
+		if (lfd >= 0)
+			close(lfd);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		alarm(60);
+		/* It fails: the server hangs up. Success is unmounted. */
+		if (!mount(source, KCLIENT_MNT, fstype, 0, options))
+			umount2(KCLIENT_MNT, MNT_DETACH);
+		_exit(0);
+	}
+	pfd.fd = lfd;
+	pfd.events = POLLIN;
+	if (pid > 0 && poll(&pfd, 1, 30000) == 1) {
+		cfd = accept(lfd, (struct sockaddr *)&sin, &len);
+		if (cfd >= 0) {
+			port = ntohs(sin.sin_port);
+			close(cfd);
+		}
+	}
+	close(lfd);
+	if (pid > 0) {
+		/* The RPC client retries; its waits are killable. */
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return port;
+}
+
+/* Whether the kernel has file system NAME (nodev or not). */
+static bool has_fs(const char *name)
+{
+	char *list = read_file("/proc/filesystems"), want[32];
+	bool found;
+
+	snprintf(want, sizeof(want), "\t%s\n", name);
+	found = list && strstr(list, want);
+	free(list);
+	return found;
+}
+
+/* 9p over TCP with privport, which walks down from 1023. */
+static int privport_9p(void)
+{
+	return kernel_client_port("9p", "127.0.0.1",
+				  "trans=tcp,port=5640,privport");
+}
+
+TEST(privport_9p_skips_reserved_ports)
+{
+	if (!has_fs("9p"))
+		SKIP(return, "no 9p in this kernel");
+	/* The control: with no rule, 9p takes 1023. */
+	ASSERT_EQ(0, load_policy(""));
+	EXPECT_EQ(1023, privport_9p());
+	/* Reserved for a program, 1023 is skipped as if it were in use. */
+	ASSERT_EQ(0, load_policy("1023/tcp " OWNER "\n"));
+	EXPECT_EQ(1022, privport_9p());
+	/* For another protocol, it is not. */
+	ASSERT_EQ(0, load_policy("1023/udp " OWNER "\n"));
+	EXPECT_EQ(1023, privport_9p());
+	load_policy("");
+}
+
+#define RESVPORT_MIN	"/proc/sys/sunrpc/min_resvport"
+#define RESVPORT_MAX	"/proc/sys/sunrpc/max_resvport"
+
+/* An NFSv4 mount, whose RPC client starts at a random privileged port. */
+static int rpc_client_port(void)
+{
+	char options[128];
+
+	snprintf(options, sizeof(options), "%s,%s,%s", "vers=4.0,proto=tcp,port=5640",
+		 "addr=127.0.0.1,clientaddr=127.0.0.1", "soft,timeo=50,retrans=1");
+	return kernel_client_port("nfs4", "127.0.0.1:/", options);
+}
+
+TEST(rpc_client_skips_reserved_ports)
+{
+	char *old_min, *old_max;
+	int i;
+
+	if (!has_fs("nfs4"))
+		SKIP(return, "no NFSv4 client in this kernel");
+	old_min = read_file(RESVPORT_MIN);
+	old_max = read_file(RESVPORT_MAX);
+	ASSERT_NE(NULL, old_min);
+	ASSERT_NE(NULL, old_max);
+	/*
+	 * Two privileged ports, one reserved: a client that ignored the
+	 * reservation would take it half of the time, so try a few times.
+	 */
+	ASSERT_EQ(0, write_file(RESVPORT_MAX, "1001"));
+	ASSERT_EQ(0, write_file(RESVPORT_MIN, "1000"));
+	ASSERT_EQ(0, load_policy("1001/tcp " OWNER "\n"));
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(1000, rpc_client_port());
+	ASSERT_EQ(0, load_policy("1000/tcp " OWNER "\n"));
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(1001, rpc_client_port());
+	load_policy("");
+	write_file(RESVPORT_MIN, old_min);
+	write_file(RESVPORT_MAX, old_max);
+	free(old_min);
+	free(old_max);
 }
 
 int main(int argc, char **argv)
