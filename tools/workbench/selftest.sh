@@ -8,6 +8,8 @@
 # The plain flavour boots three times: once for every test, then twice
 # for what only a fresh boot shows and what cannot be undone: the mode
 # given by kportreserve.mode= and the lock, and kportreserve.lock=1.
+# The plain 6.12 kernel, shaped like a distribution's, also runs every
+# test in an lsm= matrix (see lsm_boot).
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-}
@@ -26,13 +28,13 @@ make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="ccache gcc" static >&2
 # What each program runs in each flavour. KASAN and lockdep under TCG run
 # the whole suite in about ten minutes; the debug flavour runs what
 # allocates, frees and swaps under RCU: loading, identity, stats,
-# concurrency, audit, denials and the autobind marks, and a few of the
+# concurrency, audit, denials, the sysctl and 9p's privport, and a few of the
 # bind variants. SELFTEST_ARGS="" runs everything.
 declare -A args
 if [ "$flavour" = debug ]; then
 	args[kportreserve_test]="-f load -f identity -t stats_count_exactly_what_happened -t reload_while_binding -v ipv4_tcp -v ipv6_sctp"
 	args[admin_test]="-t audit_records_denials_loads_and_modes -t denials_name_the_last_offender -t uid_and_gid_qualify_the_program -f mode"
-	args[autobind_test]="-t marks_follow_the_policy_and_spare_the_admins -v tcp4_connect -v udp4_sendto"
+	args[autobind_test]="-t sysctl_reads_back_what_the_admin_wrote -t privport_9p_skips_reserved_ports -v tcp4_connect -v udp4_sendto"
 fi
 if [ -n "${SELFTEST_ARGS+set}" ]; then
 	for t in "${tests[@]}"; do args[$t]=$SELFTEST_ARGS; done
@@ -48,8 +50,8 @@ timeout=600
 pass=0 fail=0 skip=0
 boot() {
 	local boot=$1 cmdline=$2 payload=$3 log=$out/console-$1.log
-	local vm_rc=0 p f s markers=
-	local expect=$WB_DIR/expect/${name%-6.1}-$boot
+	local vm_rc=0 p f s markers=${4:+--marker $4}
+	local expect=$WB_DIR/expect/${name%-6.1}-${5:-$boot}
 	local files=()
 
 	# The debug flavour exists for kmemleak among others: its scan must
@@ -108,7 +110,34 @@ if [ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug &&
 	cat /sys/kernel/debug/kmemleak && echo KPR-KMEMLEAK-SCANNED
 fi
 exit $rc'
-boot main "" "$main"
+# lsm_boot NAME LSMS [default]: the main boot's tests, with lsm=LSMS, or
+# with the kernel's default lsm= that LSMS spells out: the LSMs that
+# /sys/kernel/security/lsm must list, besides capability, all of them.
+lsm_boot() {
+	local check
+
+	check=$(cat <<-EOF
+	want=\$(echo capability,$2 | tr , '\n' | sort)
+	have=\$(tr , '\n' </sys/kernel/security/lsm | sort)
+	if [ "\$have" = "\$want" ]; then echo KPR-LSM-LISTED
+	else echo KPR-LSM-WRONG \$(cat /sys/kernel/security/lsm); fi
+	EOF
+	)
+	boot "$1" "$([ -n "${3:-}" ] || echo "lsm=$2")" "$check
+$main" KPR-LSM-LISTED main
+}
+
+if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ] && [ "$KVER" = 6.12 ]; then
+	# The default lsm= of distro.config: kportreserve last, beside
+	# AppArmor, TOMOYO and the minor LSMs (SELinux gives way to AppArmor,
+	# as both want the exclusive blobs).
+	lsm_boot main "landlock,lockdown,yama,loadpin,safesetid,ipe,apparmor,tomoyo,kportreserve" default
+	# First, beside SELinux; in the middle, beside AppArmor.
+	lsm_boot lsm-first "kportreserve,landlock,lockdown,yama,loadpin,safesetid,ipe,selinux,tomoyo"
+	lsm_boot lsm-middle "landlock,lockdown,yama,loadpin,kportreserve,safesetid,ipe,apparmor,tomoyo"
+else
+	boot main "" "$main"
+fi
 
 # The lock boots pick their tests with -f and -t, which the harness of
 # Linux 6.1 does not have: there the lock tests skip.
