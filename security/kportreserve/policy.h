@@ -139,7 +139,7 @@ static inline bool kpr_policy_reserves(const struct kpr_policy *pol,
  * Context: any context.
  * Return: false if no rule in force covers @port.
  */
-static inline bool kpr_port_may_be_reserved(u16 port)
+static __always_inline bool kpr_port_may_be_reserved(u16 port)
 {
 	return test_bit(port, kpr_reserved_any);
 }

@@ -5,6 +5,8 @@
  *   kpr-bench bind LABEL FAMILY PROTO PORT ITERS
  *   kpr-bench landlock NRULES FAMILY ALLOWED DENIED ITERS
  *   kpr-bench load LABEL POLICY
+ *   kpr-bench open LABEL PATH ITERS
+ *   kpr-bench syscall LABEL ITERS
  *
  * bind: a loop of socket()+bind()+close() minus a loop of
  * socket()+close(), divided by ITERS; FAMILY is 4 or 6, PROTO tcp or udp,
@@ -19,6 +21,13 @@
  * close it (the close builds and swaps the policy), and report how long it
  * took and how much slab and vmalloc memory the new policy holds once the
  * old one is freed.
+ *
+ * open and syscall: the cost of what no kportreserve hook sees, which only
+ * the 8 bytes that kportreserve adds to the LSM blob of every open file may
+ * change (where no other LSM has a file blob, they are an allocation per
+ * open()). open: a loop of open(PATH, O_RDONLY)+close(); syscall: a loop of
+ * getppid(), a system call that no LSM hook sees. Each is a loop of the
+ * calls minus the same loop without them, divided by ITERS.
  *
  * The guest runs under QEMU with -icount shift=0, so a nanosecond of
  * CLOCK_MONOTONIC is one guest instruction and the figures repeat. The
@@ -268,6 +277,77 @@ static void time_load(const char *label, const char *path)
 	free(text);
 }
 
+/* One round of the open mode: open() and close() PATH. */
+static void round_open(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die(path);
+	close(fd);
+}
+
+/*
+ * One round of the syscall mode: getppid(), through syscall() so that no C
+ * library answers it from a cache. The kernel reads the parent's tgid under
+ * RCU and returns, past no LSM hook: the round is the system call's entry
+ * and exit, which no LSM should change.
+ */
+static void round_getppid(const char *path)
+{
+	(void)path;
+	syscall(SYS_getppid);
+}
+
+/* A round that does nothing: the loop alone, to subtract. */
+static void round_none(const char *path)
+{
+	(void)path;
+}
+
+/*
+ * Nanoseconds of ITERS rounds of ROUND on PATH. The empty asm hides which
+ * function ROUND is, so that the compiler calls round_none() as it calls
+ * the others instead of dropping its loop: the two loops then differ in
+ * the calls measured alone.
+ */
+static int64_t call_loop(void (*round)(const char *), const char *path,
+			 long iters)
+{
+	int64_t start = now_ns();
+	long i;
+
+	asm("" : "+r" (round));
+	for (i = 0; i < iters; i++)
+		round(path);
+	return now_ns() - start;
+}
+
+/*
+ * The open and syscall modes: ITERS rounds of ROUND minus ITERS rounds of
+ * nothing, in the order of measure() and for the same reason.
+ */
+static void measure_calls(const char *label, void (*round)(const char *),
+			  const char *path, long iters)
+{
+	int64_t with = 0, without = 0;
+	int i;
+
+	call_loop(round, path, 1);
+	call_loop(round_none, path, 1);
+	for (i = 0; i < 4; i++) {
+		settle();
+		if (i == 0 || i == 3)
+			with += call_loop(round, path, iters / 2);
+		else
+			without += call_loop(round_none, path, iters / 2);
+	}
+	iters = iters / 2 * 2;
+	printf("KPR-BENCH %s call_ns=%.3f with_ns=%lld without_ns=%lld iters=%ld\n",
+	       label, (double)(with - without) / iters, (long long)with,
+	       (long long)without, iters);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param fifo = { .sched_priority = 50 };
@@ -302,8 +382,20 @@ int main(int argc, char **argv)
 		time_load(argv[2], argv[3]);
 		return 0;
 	}
+	if (argc == 5 && !strcmp(argv[1], "open")) {
+		snprintf(label, sizeof(label), "open %s", argv[2]);
+		measure_calls(label, round_open, argv[3], atol(argv[4]));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "syscall")) {
+		snprintf(label, sizeof(label), "syscall %s", argv[2]);
+		measure_calls(label, round_getppid, NULL, atol(argv[3]));
+		return 0;
+	}
 	fprintf(stderr, "usage: kpr-bench bind LABEL 4|6 tcp|udp PORT ITERS\n"
 			"       kpr-bench landlock NRULES 4|6 ALLOWED DENIED ITERS\n"
-			"       kpr-bench load LABEL POLICY\n");
+			"       kpr-bench load LABEL POLICY\n"
+			"       kpr-bench open LABEL PATH ITERS\n"
+			"       kpr-bench syscall LABEL ITERS\n");
 	return 2;
 }
