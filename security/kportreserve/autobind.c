@@ -5,8 +5,8 @@
  * socket_bind never sees a port the kernel picks: bind() to port 0,
  * listen() or connect() on an unbound socket, sendmsg() on an unbound UDP
  * socket, and the privileged source ports that the RPC client (NFS, lockd)
- * and 9p's privport choose for themselves. Every one of those allocators
- * asks inet_sk_is_local_reserved_port(), which asks the
+ * and 9p's privport over TCP choose for themselves. Every one of those
+ * allocators asks inet_sk_is_local_reserved_port(), which asks the
  * inet_reserved_port hook beside ip_local_reserved_ports. kportreserve
  * answers from the policy in force, so the administrator's sysctl is
  * neither read nor written here, and a write to it reopens nothing.

@@ -485,9 +485,10 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 
 	mutex_lock(&kpr_policy_lock);
 	/*
-	 * The ports of both policies while either may be read: a bind that
-	 * finds its port's bit clear has no rule in the policy it would
-	 * have found.
+	 * The new policy's ports are in the bitmap before the policy can be
+	 * read (rcu_assign_pointer() orders the stores), and the old one's
+	 * leave it after. A bind that runs meanwhile is judged by either
+	 * policy; one that starts after this returns, by @pol alone.
 	 */
 	publish_reserved_any(pol->any, true);
 	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_policy_lock);
