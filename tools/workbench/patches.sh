@@ -262,8 +262,9 @@ as if the port were taken. A port without a rule costs one bit test.
 Rules cover TCP, UDP and SCTP, and uid= and gid= restrict one to a user
 or group. Through the inet_reserved_port hook of the previous patches,
 the kernel does not hand a reserved port out automatically either, nor
-pick it as a privileged source port for NFS, lockd or 9p. A policy can be built in and put in force before
-init runs (SECURITY_KPORTRESERVE_BOOT_POLICY), a permissive mode logs
+pick it as a privileged source port for NFS, lockd or 9p. A policy can
+be built in and put in force before init runs
+(SECURITY_KPORTRESERVE_BOOT_POLICY), a permissive mode logs
 and counts instead of refusing, and a lock fixes the policy and the mode
 until reboot. Denials, policy loads and mode changes get the audit
 record types 1430 to 1432; securityfs also has counters and the last
