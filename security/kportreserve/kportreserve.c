@@ -3,9 +3,9 @@
  * kportreserve: reserve local ports for the programs that own them.
  *
  * Registration only; see hooks.c for the bind hooks, parser.c and policy.c
- * for the policy, control.c for modes and the lock, autobind.c for
- * the ports the kernel picks on its own, boot.c for the boot policy, fs.c for the
- * securityfs interface.
+ * for the policy, control.c for modes and the lock, autobind.c for the
+ * ports the kernel picks on its own, boot.c for the boot policy, fs.c for
+ * the securityfs interface.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt

@@ -472,8 +472,8 @@ static void publish_reserved_any(const unsigned long *any, bool add)
  *       so the caller must not touch it after this returns
  *
  * Binds and automatic port assignments that start after this returns
- * see @pol; the replaced policy is freed once every
- * reader that may hold it is gone.
+ * see @pol; the replaced policy is freed once every reader that may hold
+ * it is gone.
  *
  * Context: process context; takes kpr_policy_lock.
  * Return: the generation of @pol.

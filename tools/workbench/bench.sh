@@ -143,7 +143,7 @@ for f in "$pol"/*.policy; do files+=("$f:bench/${f##*/}"); done
 # Landlock and AppArmor have a file blob. Lockdown is an early LSM here
 # (SECURITY_LOCKDOWN_LSM_EARLY): lsm= does not leave it out, in the bare
 # boots either, and it has no blob.
-distro=landlock,lockdown,yama,loadpin,safesetid,ipe,apparmor,tomoyo
+distro=$(distro_lsms)
 
 # lsm_check BOOT LOG: whether BOOT came up with the LSMs its comparison
 # needs, by the list of /sys/kernel/security/lsm that run.sh printed: those

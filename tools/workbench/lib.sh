@@ -62,6 +62,14 @@ kconfig() {
 	cat "$@" >"$stamp"
 }
 
+# The LSMs that the distribution-shaped kernel brings up with no lsm=, but
+# kportreserve: CONFIG_LSM of distro.config without SELinux, which gives
+# way to AppArmor before it (both want the exclusive blobs).
+distro_lsms() {
+	sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$WB_DIR/config/distro.config" |
+		tr , '\n' | grep -vx 'selinux\|kportreserve' | paste -sd,
+}
+
 # tapcheck ARGS...: the "PASSED FAILED SKIPPED" of tapcheck.py ARGS, or one
 # failure when tapcheck.py could not judge (a list missing, a bad line).
 tapcheck() {

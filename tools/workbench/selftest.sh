@@ -28,8 +28,8 @@ make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="ccache gcc" static >&2
 # What each program runs in each flavour. KASAN and lockdep under TCG run
 # the whole suite in about ten minutes; the debug flavour runs what
 # allocates, frees and swaps under RCU: loading, identity, stats,
-# concurrency, audit, denials, the sysctl and 9p's privport, and a few of the
-# bind variants. SELFTEST_ARGS="" runs everything.
+# concurrency, audit, denials, the sysctl and 9p's privport, and a few of
+# the bind variants. SELFTEST_ARGS="" runs everything.
 declare -A args
 if [ "$flavour" = debug ]; then
 	args[kportreserve_test]="-f load -f identity -t stats_count_exactly_what_happened -t reload_while_binding -v ipv4_tcp -v ipv6_sctp"
@@ -131,7 +131,7 @@ if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ] && [ "$KVER" = 6.12 ]; the
 	# The default lsm= of distro.config: kportreserve last, beside
 	# AppArmor, TOMOYO and the minor LSMs (SELinux gives way to AppArmor,
 	# as both want the exclusive blobs).
-	lsm_boot main "landlock,lockdown,yama,loadpin,safesetid,ipe,apparmor,tomoyo,kportreserve" default
+	lsm_boot main "$(distro_lsms),kportreserve" default
 	# First, beside SELinux; in the middle, beside AppArmor.
 	lsm_boot lsm-first "kportreserve,landlock,lockdown,yama,loadpin,safesetid,ipe,selinux,tomoyo"
 	lsm_boot lsm-middle "landlock,lockdown,yama,loadpin,kportreserve,safesetid,ipe,apparmor,tomoyo"

@@ -66,10 +66,10 @@ for t in "${tests[@]}"; do files+=("$out/bin/$t:opt/up/$t"); done
 "$WB_DIR/initramfs.sh" "$out/initramfs.cpio.gz" "$out/run.sh" "${files[@]}"
 
 # The same tests with and without kportreserve, one boot each, beside the
-# LSMs of the distribution-shaped kernel (distro.config); a name the
-# kernel was built without is ignored.
+# LSMs of the distribution-shaped kernel (distro_lsms); a name the kernel
+# was built without is ignored.
 for boot in with without; do
-	lsm=landlock,lockdown,yama,loadpin,safesetid,ipe,apparmor,tomoyo
+	lsm=$(distro_lsms)
 	[ $boot = with ] && lsm+=,kportreserve
 	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/$boot.log" \
 		"${VM_TIMEOUT:-600}" "lsm=$lsm" ||
