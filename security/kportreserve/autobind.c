@@ -12,11 +12,11 @@
  * neither read nor written here, and a write to it reopens nothing.
  */
 
-#include <linux/in.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
 #include "autobind.h"
+#include "hooks.h"
 
 /**
  * kpr_autobind_reserves() - tell whether the kernel must not pick a port
@@ -24,9 +24,9 @@
  * @protocol: the socket's protocol (IPPROTO_*)
  * @port: the candidate port, in host order
  *
- * The protocols that have rules (TCP, MPTCP, UDP, UDP-Lite, SCTP) are
- * kept off the ports reserved for them; any other protocol (DCCP, say) is
- * kept off every reserved port, as its binds are not judged at all.
+ * The protocols that have rules (kpr_ip_proto()) are kept off the ports
+ * reserved for them; any other protocol (DCCP, say) is kept off every
+ * reserved port, as its binds are not judged at all.
  *
  * Context: any context; under rcu_read_lock() when @pol is the policy in
  * force.
@@ -35,20 +35,13 @@
 bool kpr_autobind_reserves(const struct kpr_policy *pol, int protocol,
 			   u16 port)
 {
+	enum kpr_proto proto;
+
 	if (!pol)
 		return false;
-	switch (protocol) {
-	case IPPROTO_TCP:
-	case IPPROTO_MPTCP:
-		return test_bit(port, pol->reserved[KPR_PROTO_TCP]);
-	case IPPROTO_UDP:
-	case IPPROTO_UDPLITE:
-		return test_bit(port, pol->reserved[KPR_PROTO_UDP]);
-	case IPPROTO_SCTP:
-		return test_bit(port, pol->reserved[KPR_PROTO_SCTP]);
-	default:
-		return test_bit(port, pol->any);
-	}
+	if (kpr_ip_proto(protocol, &proto))
+		return test_bit(port, pol->reserved[proto]);
+	return test_bit(port, pol->any);
 }
 
 /**

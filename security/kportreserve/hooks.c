@@ -63,20 +63,44 @@ static bool sock_proto(const struct sock *sk, enum kpr_proto *proto)
 		*proto = KPR_PROTO_UDP;
 		return true;
 	}
-	switch (sk->sk_protocol) {
+	if (!kpr_ip_proto(sk->sk_protocol, proto))
+		return false;
+	switch (*proto) {
+	case KPR_PROTO_TCP:
+		return sk->sk_type == SOCK_STREAM;
+	case KPR_PROTO_UDP:
+		return sk->sk_type == SOCK_DGRAM;
+	default:
+		return sk->sk_type == SOCK_STREAM ||
+		       sk->sk_type == SOCK_SEQPACKET;
+	}
+}
+
+/**
+ * kpr_ip_proto() - which rules apply to an IP protocol
+ * @protocol: the socket's protocol (IPPROTO_*)
+ * @proto: receives the policy's protocol
+ *
+ * TCP, MPTCP and SMC follow /tcp rules, UDP and UDP-Lite /udp rules, SCTP
+ * /sctp rules.
+ *
+ * Return: false for a protocol that no rule names.
+ */
+bool kpr_ip_proto(int protocol, enum kpr_proto *proto)
+{
+	switch (protocol) {
 	case IPPROTO_TCP:
 	case IPPROTO_MPTCP:
 	case IPPROTO_SMC:
 		*proto = KPR_PROTO_TCP;
-		return sk->sk_type == SOCK_STREAM;
+		return true;
 	case IPPROTO_UDP:
 	case IPPROTO_UDPLITE:
 		*proto = KPR_PROTO_UDP;
-		return sk->sk_type == SOCK_DGRAM;
+		return true;
 	case IPPROTO_SCTP:
 		*proto = KPR_PROTO_SCTP;
-		return sk->sk_type == SOCK_STREAM ||
-		       sk->sk_type == SOCK_SEQPACKET;
+		return true;
 	default:
 		return false;
 	}

@@ -26,6 +26,7 @@ struct kpr_bind {
 	const void *addr;
 };
 
+bool kpr_ip_proto(int protocol, enum kpr_proto *proto);
 int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
 		    int addrlen);
 int kpr_sctp_bind_connect(struct sock *sk, int optname,
