@@ -38,7 +38,7 @@ dpkg-query -W -f='${Status}' gnuplot-nox 2>/dev/null | grep -q 'ok installed' ||
 kernel=$("$WB_DIR/kernel.sh")
 kout=$(kernel_out)
 kmake O="$kout" -s headers >&2
-ccache gcc -static -O2 -Wall -Wextra -isystem "$kout/usr/include" \
+${CCACHE}gcc -static -O2 -Wall -Wextra -isystem "$kout/usr/include" \
 	-o "$out/kpr-bench" "$WB_DIR/bench/kpr-bench.c" ||
 	die "bench: kpr-bench does not build"
 

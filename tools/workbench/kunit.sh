@@ -50,7 +50,7 @@ else
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py run \
 		--kunitconfig "$TOP/.kunitconfig" --build_dir "$out" \
 		--jobs "$JOBS" --timeout 600 \
-		--make_options "CC=ccache gcc" --make_options "HOSTCC=ccache gcc" \
+		--make_options "CC=${CCACHE}gcc" --make_options "HOSTCC=${CCACHE}gcc" \
 		--json="$out/results.json" ${KUNIT_ARGS:-}) >"$log" 2>&1 || rc=$?
 fi
 

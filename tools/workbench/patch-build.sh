@@ -20,7 +20,7 @@
 tree=$1 n=$2
 out=$BUILD/patch-build-$KVER
 pmake() {
-	make -C "$tree" O="$out" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+	make -C "$tree" O="$out" -j"$JOBS" CC="${CCACHE}gcc" HOSTCC="${CCACHE}gcc" \
 		-s "$@"
 }
 
@@ -63,10 +63,10 @@ case $n in
 5)
 	mkdir -p "$out/selftests"
 	make -s -C "$tree/tools/testing/selftests/kportreserve" \
-		OUTPUT="$out/selftests" CC="ccache gcc"
+		OUTPUT="$out/selftests" CC="${CCACHE}gcc"
 	;;
 6)
-	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="ccache gcc"
+	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc"
 	;;
 7)
 	rst='import docutils.core, sys

@@ -18,7 +18,7 @@ st=$SRC/tools/testing/selftests
 mkdir -p "$out/bin"
 
 kmake O="$kout" -s headers >&2
-cc=(ccache gcc -static -O2 -w -D_GNU_SOURCE -isystem "$kout/usr/include")
+cc=($CCACHE gcc -static -O2 -w -D_GNU_SOURCE -isystem "$kout/usr/include")
 tests=()
 build() {	# NAME SOURCES... [-- LIBS...]
 	local name=$1 srcs=() libs=()
