@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the kportreserve policy: building, matching a bind
- * against it, the ports the kernel must not pick on its own, and swapping
- * it under RCU.
+ * against it, the ports the kernel must not pick on its own, swapping it
+ * under RCU, and the prctl() calls that make tasks forget the ids they
+ * kept under it.
  */
 
 #include <kunit/test.h>
 #include <linux/in.h>
 #include <linux/mutex.h>
+#include <linux/prctl.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "autobind.h"
-#include "compat.h"
+#include "identity.h"
 #include "policy.h"
 
 static const char sample_policy[] =
@@ -226,6 +228,48 @@ static void test_kpr_autobind_reserves_cases(struct kunit *test)
 			c->reserved);
 	KUNIT_EXPECT_FALSE(test, kpr_autobind_reserves(NULL, c->protocol,
 						       c->port));
+}
+
+/**
+ * struct prctl_case - a prctl() call and whether it may replace the
+ *                     caller's executable
+ * @desc: name of the case
+ * @option: the prctl() option
+ * @arg2: its first argument
+ * @may_change: whether kept ids must be forgotten before it runs
+ */
+struct prctl_case {
+	const char *desc;
+	int option;
+	unsigned long arg2;
+	bool may_change;
+};
+
+static const struct prctl_case prctl_cases[] = {
+	{ "PR_SET_MM_EXE_FILE", PR_SET_MM, PR_SET_MM_EXE_FILE, true },
+	{ "PR_SET_MM_MAP", PR_SET_MM, PR_SET_MM_MAP, true },
+	{ "PR_SET_MM_MAP_SIZE", PR_SET_MM, PR_SET_MM_MAP_SIZE, false },
+	{ "PR_SET_MM_START_CODE", PR_SET_MM, PR_SET_MM_START_CODE, false },
+	{ "PR_SET_MM_AUXV", PR_SET_MM, PR_SET_MM_AUXV, false },
+	{ "PR_SET_NAME", PR_SET_NAME, PR_SET_MM_EXE_FILE, false },
+	{ "PR_GET_DUMPABLE", PR_GET_DUMPABLE, 0, false },
+	{ "PR_SET_DUMPABLE", PR_SET_DUMPABLE, PR_SET_MM_MAP, false },
+};
+
+static void prctl_case_desc(const struct prctl_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(prctl, prctl_cases, prctl_case_desc);
+
+/* Only the two ways besides execve() to set an executable forget ids. */
+static void test_kpr_exe_may_change_cases(struct kunit *test)
+{
+	const struct prctl_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, kpr_exe_may_change(c->option, c->arg2),
+			c->may_change);
 }
 
 /* No policy and the empty policy reserve nothing. */
@@ -445,6 +489,7 @@ static struct kunit_case kpr_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(test_kpr_policy_allows_cases, match_gen_params),
 	KUNIT_CASE(test_kpr_policy_reserves_sample),
 	KUNIT_CASE_PARAM(test_kpr_autobind_reserves_cases, autobind_gen_params),
+	KUNIT_CASE_PARAM(test_kpr_exe_may_change_cases, prctl_gen_params),
 	KUNIT_CASE(test_kpr_policy_allows_empty),
 	KUNIT_CASE(test_kpr_policy_build_full_range),
 	KUNIT_CASE(test_kpr_policy_path_ids),

@@ -6,18 +6,28 @@
  * A program is named by its executable's path. Checking that the path can
  * be trusted and spelling it on every bind to a reserved port would cost
  * a 4 KiB buffer, the mount lock and two walks up the dentry tree, about
- * as much as the bind itself. So the id the path has in the policy in
- * force (KPR_NO_PATH for a path that cannot be trusted) is kept in the
- * LSM blob of the executable's struct file, tagged with the policy's
- * generation: the struct file of one execve(), which the process and its
- * forks share, so their later binds compare two numbers. Loading a policy
- * changes the generation, which forgets every kept id at once.
+ * as much as the bind itself. So each task keeps, in its LSM blob, the id
+ * the path of its executable has in the policy in force (KPR_NO_PATH for
+ * a path that cannot be trusted), tagged with the policy's generation:
+ * its later binds compare a few numbers. Loading a policy changes the
+ * generation, which forgets every kept id at once.
  *
- * So the path is judged once per execve() and policy, and a rename of the
- * file after that changes nothing until the next load. Trust depends on
- * the caller's namespaces: ids are kept and used only by callers in the
- * initial mount namespace (may_keep_id()), and moving to another user
- * namespace, which anyone may do, is checked on every bind.
+ * The blob is a task's, not its executable's struct file's, because a
+ * file blob is an allocation on every open() of every file where no other
+ * LSM has one, and binds to reserved ports are rare beside opens; a task
+ * blob costs one allocation per fork(). Only its own task reads or writes
+ * it. A kept id is good for as long as the task runs the executable it
+ * was judged for: the same struct file (compared, never dereferenced), in
+ * the same execve() (self_exec_id, which every execve() moves on, so that
+ * a struct file freed with an old image and reused for a new one is not
+ * taken for the old one), and no prctl() that may have replaced the
+ * executable since (kpr_exe_epoch).
+ *
+ * So the path is judged once per task, execve() and policy, and a rename
+ * of the file after that changes nothing until the next load. Trust
+ * depends on the caller's namespaces: ids are kept and used only by
+ * callers in the initial mount namespace (may_keep_id()), and moving to
+ * another user namespace, which anyone may do, is checked on every bind.
  */
 
 #include <linux/atomic.h>
@@ -31,6 +41,7 @@
 #include <linux/namei.h>
 #include <linux/nsproxy.h>
 #include <linux/path.h>
+#include <linux/prctl.h>
 #include <linux/sched.h>
 
 #include "identity.h"
@@ -45,13 +56,15 @@
 #define KPR_ID_MASK	(BIT_ULL(KPR_ID_BITS) - 1)
 
 /*
- * The LSM framework aligns blobs to sizeof(void *), which is less than an
- * atomic64_t needs on 32-bit kernels: kpr_blob_sizes asks for the slack.
+ * Moved on by every prctl() that may replace a process's executable
+ * without an execve() (kpr_task_prctl()): kept ids older than that are
+ * forgotten.
  */
-static atomic64_t *exe_blob(const struct file *file)
+static atomic64_t kpr_exe_epoch = ATOMIC64_INIT(0);
+
+static struct kpr_kept_id *kept_id(void)
 {
-	return PTR_ALIGN(file->f_security + kpr_blob_sizes.lbs_file,
-			 __alignof__(atomic64_t));
+	return current->security + kpr_blob_sizes.lbs_task;
 }
 
 /*
@@ -67,27 +80,76 @@ static bool may_keep_id(void)
 	       current->nsproxy->mnt_ns == init_nsproxy.mnt_ns;
 }
 
-static bool id_load(const struct file *file, u64 generation, u32 *id)
+static bool id_load(const struct file *exe, u64 generation, u32 *id)
 {
-	u64 kept;
+	const struct kpr_kept_id *kept = kept_id();
+	u64 path_id;
 
-	if (!may_keep_id())
+	if (!may_keep_id() || kept->exe != exe ||
+	    kept->exec_id != current->self_exec_id ||
+	    kept->epoch != atomic64_read(&kpr_exe_epoch) ||
+	    kept->id >> KPR_ID_BITS != generation)
 		return false;
-	kept = atomic64_read(exe_blob(file));
-	if (kept >> KPR_ID_BITS != generation)
-		return false;
-	kept &= KPR_ID_MASK;
-	*id = kept == KPR_ID_MASK ? KPR_NO_PATH : kept;
+	path_id = kept->id & KPR_ID_MASK;
+	*id = path_id == KPR_ID_MASK ? KPR_NO_PATH : path_id;
 	return true;
 }
 
-static void id_store(struct file *file, u64 generation, u32 id)
+static void id_store(const struct file *exe, u64 generation, u32 id)
 {
+	struct kpr_kept_id *kept = kept_id();
+
 	/* Program ids, and so path ids, stay below the rule limit. */
 	BUILD_BUG_ON(KPR_POLICY_MAX_RULES >= KPR_ID_MASK);
-	if (may_keep_id())
-		atomic64_set(exe_blob(file), generation << KPR_ID_BITS |
-			     (id == KPR_NO_PATH ? KPR_ID_MASK : id));
+	if (!may_keep_id())
+		return;
+	kept->exe = exe;
+	kept->exec_id = current->self_exec_id;
+	kept->epoch = atomic64_read(&kpr_exe_epoch);
+	kept->id = generation << KPR_ID_BITS |
+		   (id == KPR_NO_PATH ? KPR_ID_MASK : id);
+}
+
+/**
+ * kpr_exe_may_change() - tell whether a prctl() may replace an executable
+ * @option: the prctl() option
+ * @arg2: its first argument
+ *
+ * Besides execve(), only prctl(PR_SET_MM, PR_SET_MM_EXE_FILE) and
+ * prctl(PR_SET_MM, PR_SET_MM_MAP), with which checkpoint/restore tools
+ * rebuild a process, set the executable of a process.
+ *
+ * Return: true for those two.
+ */
+bool kpr_exe_may_change(int option, unsigned long arg2)
+{
+	return option == PR_SET_MM &&
+	       (arg2 == PR_SET_MM_EXE_FILE || arg2 == PR_SET_MM_MAP);
+}
+
+/**
+ * kpr_task_prctl() - the task_prctl hook: forget kept ids before an
+ *                    executable is replaced
+ * @option: the prctl() option
+ * @arg2: its first argument
+ * @arg3: unused
+ * @arg4: unused
+ * @arg5: unused
+ *
+ * The replaced executable's struct file may be freed and its memory reused
+ * for another executable while the tasks of the process keep their ids
+ * (kpr_kept_id), so every kept id is forgotten: such prctl() calls are
+ * rare, and made by checkpoint/restore tools.
+ *
+ * Context: process context.
+ * Return: -ENOSYS, which lets prctl() go on as if no LSM had looked.
+ */
+int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
+		   unsigned long arg4, unsigned long arg5)
+{
+	if (kpr_exe_may_change(option, arg2))
+		atomic64_inc(&kpr_exe_epoch);
+	return -ENOSYS;
 }
 
 /**
@@ -157,9 +219,9 @@ void kpr_caller_init(struct kpr_caller *c)
  * @c: the caller
  * @pol: the policy, or NULL
  *
- * Uses the id kept for the executable under @pol or, once
+ * Uses the id that the task kept for its executable under @pol or, once
  * kpr_caller_spell() ran, the spelled path, and then keeps its id for the
- * next bind. A caller outside the initial user namespace, or whose path
+ * task's next bind. A caller outside the initial user namespace, or whose path
  * cannot be trusted, gets KPR_NO_PATH: it is listed nowhere.
  *
  * Context: rcu_read_lock() held, @pol read under it.

@@ -25,9 +25,27 @@ struct kpr_caller {
 	bool spelled;
 };
 
+/**
+ * struct kpr_kept_id - the id a task's executable has in the policy in
+ *                      force, in the task's LSM blob (identity.c)
+ * @exe: the executable it was judged for; compared, never dereferenced
+ * @exec_id: the task's self_exec_id then
+ * @epoch: kpr_exe_epoch then
+ * @id: the policy's generation and the path's id in it
+ */
+struct kpr_kept_id {
+	const struct file *exe;
+	u64 exec_id;
+	u64 epoch;
+	u64 id;
+};
+
 void kpr_caller_init(struct kpr_caller *c);
 bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol);
 int kpr_caller_spell(struct kpr_caller *c);
 void kpr_caller_release(struct kpr_caller *c);
+bool kpr_exe_may_change(int option, unsigned long arg2);
+int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
+		   unsigned long arg4, unsigned long arg5);
 
 #endif /* _SECURITY_KPORTRESERVE_IDENTITY_H */

@@ -15,17 +15,21 @@
 #include <linux/moduleparam.h>
 
 #include "autobind.h"
-#include "compat.h"
 #include "control.h"
 #include "hooks.h"
+#include "identity.h"
 #include "kportreserve.h"
 
 bool kpr_enabled __ro_after_init;
 
 /*
- * Boot parameters, named after this file: kportreserve.mode= and
- * kportreserve.lock=. Not writable at run time: the securityfs files are.
+ * Boot parameters: kportreserve.mode= and kportreserve.lock=, named here
+ * rather than after this file. Not writable at run time: the securityfs
+ * files are.
  */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "kportreserve."
+
 static int param_set_mode(const char *val, const struct kernel_param *kp)
 {
 	return kpr_param_mode(val);
@@ -57,16 +61,13 @@ static struct security_hook_list kpr_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_bind, kpr_socket_bind),
 	LSM_HOOK_INIT(sctp_bind_connect, kpr_sctp_bind_connect),
 	LSM_HOOK_INIT(inet_reserved_port, kpr_inet_reserved_port),
+	LSM_HOOK_INIT(task_prctl, kpr_task_prctl),
 };
 
 /* Offsets into the blobs, set by the LSM framework before kpr_init(). */
 struct lsm_blob_sizes kpr_blob_sizes __ro_after_init = {
-	/*
-	 * The id of an executable's path (identity.c), with room to align it
-	 * where pointers are smaller than an atomic64_t's alignment.
-	 */
-	.lbs_file = sizeof(atomic64_t) + __alignof__(atomic64_t) -
-		    sizeof(void *),
+	/* The id of the task's executable's path (identity.c). */
+	.lbs_task = sizeof(struct kpr_kept_id),
 };
 
 static int __init kpr_init(void)

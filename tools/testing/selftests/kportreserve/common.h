@@ -417,7 +417,9 @@ static inline int hammer(char family, const char *type, int port, int want)
  * binds it made and how many policy loads happened meanwhile, and exits 0
  * only if every bind gave ERRNO; --auto
  * FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
- * another program; --setid UID GID PATH ARGS... runs it with those ids.
+ * another program; --bind-exec PORT PATH ARGS... runs it once a bind to
+ * PORT/tcp over IPv4 succeeded (the socket closed); --setid UID GID PATH
+ * ARGS... runs it with those ids.
  */
 static inline int binder_main(int argc, char **argv)
 {
@@ -425,6 +427,12 @@ static inline int binder_main(int argc, char **argv)
 
 	if (!strcmp(argv[1], "--exec") && argc > 2) {
 		execv(argv[2], argv + 2);
+		return USAGE;
+	}
+	if (!strcmp(argv[1], "--bind-exec") && argc > 3) {
+		if (bind_once('4', "tcp", atoi(argv[2]), ""))
+			return USAGE;
+		execv(argv[3], argv + 3);
 		return USAGE;
 	}
 	if (!strcmp(argv[1], "--setid") && argc > 4) {
@@ -458,6 +466,7 @@ static inline bool is_binder(int argc, char **argv)
 			    !strcmp(argv[1], "--hammer") ||
 			    !strcmp(argv[1], "--auto") ||
 			    !strcmp(argv[1], "--setid") ||
+			    !strcmp(argv[1], "--bind-exec") ||
 			    !strcmp(argv[1], "--exec"));
 }
 

@@ -502,6 +502,28 @@ TEST_F(identity, exec_loses_port)
 }
 
 /*
+ * A task keeps the id of its executable for its next binds, but not
+ * through execve(): the program it runs next is judged afresh, and so is
+ * the one after another execve() in between, which may get the memory of
+ * the first executable's struct file for its own.
+ */
+TEST_F(identity, kept_identity_ends_at_exec)
+{
+	const char *const once[] = { OWNER, "--bind-exec", "22005", IMPOSTOR,
+				     "--bind", "4", "tcp", "22005", "", NULL };
+	const char *const twice[] = { OWNER, "--bind-exec", "22005", IMPOSTOR,
+				      "--exec", IMPOSTOR, "--bind", "4", "tcp",
+				      "22005", "", NULL };
+	const char *const owner[] = { OWNER, "--bind-exec", "22005", OWNER,
+				      "--bind", "4", "tcp", "22005", "", NULL };
+
+	ASSERT_EQ(0, load_policy("22005 " OWNER "\n"));
+	EXPECT_EQ(EADDRINUSE, run(once));
+	EXPECT_EQ(EADDRINUSE, run(twice));
+	EXPECT_EQ(0, run(owner));
+}
+
+/*
  * A process that binds again reuses the id its executable's path has in
  * the policy in force; loading a policy forgets it.
  */
