@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve boot policy: ports reserved from the first instruction.
+ * kportreserve boot policy: ports reserved before user space starts.
  *
  * A policy built into the kernel (CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY)
- * is put in force before init runs, so no program started from user space
- * can take a reserved port first. A later write to the policy file
- * replaces it. kportreserve.lock=1 takes effect right after it.
+ * is put in force at late_initcall, before init runs, so no program
+ * started from user space can take a reserved port first. A later write to
+ * the policy file replaces it. kportreserve.lock=1 takes effect right
+ * after it.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt

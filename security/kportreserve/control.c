@@ -30,7 +30,8 @@
 bool kpr_permissive __read_mostly;
 static bool kpr_locked;
 static bool kpr_lock_at_boot;
-static DEFINE_MUTEX(kpr_control_lock);
+/* Serialises every change of policy, mode and lock; see above. */
+DEFINE_MUTEX(kpr_control_lock);
 
 /**
  * kpr_parse_mode() - read the name of a mode

@@ -26,7 +26,6 @@
 #include <net/sock.h>
 
 #include "audit.h"
-#include "compat.h"
 #include "control.h"
 #include "denials.h"
 #include "hooks.h"
@@ -449,9 +448,12 @@ int kpr_socket_bind(struct socket *sock, struct sockaddr *address,
  *
  * Checks the addresses that sctp_bindx(SCTP_BINDX_ADD_ADDR) binds; the
  * stack has already walked the array (sctp_setsockopt_bindx()). Primary
- * address changes and connects bind no port and pass.
+ * address changes and connects bind no port and pass, and so do the
+ * addresses a peer adds or makes primary with an ASCONF chunk.
  *
- * Context: process context, socket locked; may sleep.
+ * Context: process context, socket locked, for the socket options; softirq
+ * for a peer's ASCONF chunk (sctp_process_asconf_param()), which returns
+ * before anything that may sleep.
  * Return: 0, or -EADDRINUSE when a port is reserved for other programs.
  */
 int kpr_sctp_bind_connect(struct sock *sk, int optname,

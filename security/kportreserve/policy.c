@@ -3,7 +3,8 @@
  * kportreserve policy: build the lookup structure from a ruleset, swap it
  * in under RCU, answer "may this program bind this port".
  *
- * Locking: one mutex serialises writers; readers hold rcu_read_lock() and
+ * Locking: kpr_control_lock (control.c), which also serialises changes of
+ * mode and lock, serialises writers; readers hold rcu_read_lock() and
  * never write to the policy. A replaced policy is freed after a grace
  * period from a workqueue, because freeing vmalloc'd memory may sleep.
  */
@@ -21,10 +22,9 @@
 struct kpr_policy __rcu *kpr_active_policy;
 /*
  * The ports of the policy in force for any protocol, outside RCU: see
- * kpr_port_may_be_reserved(). Written under kpr_policy_lock.
+ * kpr_port_may_be_reserved(). Written under kpr_control_lock.
  */
 unsigned long kpr_reserved_any[BITS_TO_LONGS(KPR_NR_PORTS)];
-static DEFINE_MUTEX(kpr_policy_lock);
 
 /**
  * struct kpr_event - a rule's range opening or closing during the sweep
@@ -454,13 +454,13 @@ void kpr_policy_retire(struct kpr_policy *pol)
  *
  * Word by word: a bind reads one word, never the whole bitmap.
  *
- * Context: kpr_policy_lock held.
+ * Context: kpr_control_lock held.
  */
 static void publish_reserved_any(const unsigned long *any, bool add)
 {
 	unsigned int i;
 
-	lockdep_assert_held(&kpr_policy_lock);
+	lockdep_assert_held(&kpr_control_lock);
 	for (i = 0; i < BITS_TO_LONGS(KPR_NR_PORTS); i++)
 		WRITE_ONCE(kpr_reserved_any[i],
 			   add ? kpr_reserved_any[i] | any[i] : any[i]);
@@ -475,7 +475,7 @@ static void publish_reserved_any(const unsigned long *any, bool add)
  * see @pol; the replaced policy is freed once every reader that may hold
  * it is gone.
  *
- * Context: process context; takes kpr_policy_lock.
+ * Context: process context; kpr_control_lock held.
  * Return: the generation of @pol.
  */
 u64 kpr_policy_activate(struct kpr_policy *pol)
@@ -483,7 +483,7 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	struct kpr_policy *old;
 	u64 generation;
 
-	mutex_lock(&kpr_policy_lock);
+	lockdep_assert_held(&kpr_control_lock);
 	/*
 	 * The new policy's ports are in the bitmap before the policy can be
 	 * read (rcu_assign_pointer() orders the stores), and the old one's
@@ -491,12 +491,9 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	 * policy; one that starts after this returns, by @pol alone.
 	 */
 	publish_reserved_any(pol->any, true);
-	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_policy_lock);
+	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_control_lock);
 	publish_reserved_any(pol->any, false);
 	generation = pol->generation;
-	mutex_unlock(&kpr_policy_lock);
-
-	/* From here on @pol may be replaced and freed by another writer. */
 	kpr_policy_retire(old);
 	return generation;
 }
@@ -524,7 +521,7 @@ u64 kpr_policy_generation(void)
  * @len: receives the length of the text
  * @generation: receives the generation of the policy copied, 0 for none
  *
- * Context: process context; takes kpr_policy_lock, which keeps the policy
+ * Context: process context; takes kpr_control_lock, which keeps the policy
  * in force from being replaced, and so freed, while it is copied.
  * Return: a NUL-terminated copy to kvfree(), or NULL when out of memory.
  */
@@ -533,9 +530,9 @@ char *kpr_policy_text(size_t *len, u64 *generation)
 	const struct kpr_policy *pol;
 	char *text;
 
-	mutex_lock(&kpr_policy_lock);
+	mutex_lock(&kpr_control_lock);
 	pol = rcu_dereference_protected(kpr_active_policy,
-					lockdep_is_held(&kpr_policy_lock));
+					lockdep_is_held(&kpr_control_lock));
 	*len = pol ? pol->text_len : 0;
 	*generation = pol ? pol->generation : 0;
 	text = kvmalloc(*len + 1, GFP_KERNEL);
@@ -544,7 +541,7 @@ char *kpr_policy_text(size_t *len, u64 *generation)
 			memcpy(text, pol->text, *len);
 		text[*len] = '\0';
 	}
-	mutex_unlock(&kpr_policy_lock);
+	mutex_unlock(&kpr_control_lock);
 	return text;
 }
 

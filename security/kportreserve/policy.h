@@ -96,6 +96,8 @@ struct kpr_exe {
 
 extern struct kpr_policy __rcu *kpr_active_policy;
 extern unsigned long kpr_reserved_any[BITS_TO_LONGS(KPR_NR_PORTS)];
+/* Serialises every change of policy, mode and lock (control.c). */
+extern struct mutex kpr_control_lock;
 
 struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
