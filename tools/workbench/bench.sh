@@ -10,11 +10,12 @@
 # same list and kportreserve last, under an empty policy and policies of
 # 1, 1,000 and 65,536 rules; that boot also loads policies to time them
 # and runs the KUnit microbenchmark of the lookup against the 2013 RFC's
-# list. kportreserve puts 8 bytes in the LSM blob of every open file, so
-# both boots time open()+close() and getppid(), a system call no hook
-# sees (kpr under an empty policy and under 1,000 rules), and so do
-# "bare-floor" (lsm=yama: no LSM with a file blob) and "bare-kpr"
-# (lsm=yama,kportreserve), where those 8 bytes are an allocation a file.
+# list. kportreserve puts 32 bytes in the LSM blob of every task and has a
+# task_prctl hook, so both boots time fork()+exit+wait, prctl(),
+# open()+close() and getppid(), a system call no hook sees (kpr under an
+# empty policy and under 1,000 rules), and so do "bare-floor" (lsm=yama:
+# no LSM with a task blob) and "bare-kpr" (lsm=yama,kportreserve), where
+# those 32 bytes are an allocation a fork().
 #
 # Writes build/bench-$KVER/bench.txt (the tables and the targets,
 # met or missed), bench.rst (the tables for the documentation), bench.png
@@ -73,10 +74,13 @@ bind_all() {
 		done
 	done
 }
-# What no kportreserve hook sees, but its file blob: calls LABEL
+# What no kportreserve bind hook sees: calls LABEL. A fork() costs about
+# 100 times an open(): a twentieth of the rounds.
 calls() {
 	$B open "$1" /bin/busybox $N || echo "KPR-BENCH-FAILED open $1"
 	$B syscall "$1" $N || echo "KPR-BENCH-FAILED syscall $1"
+	$B fork "$1" $((N / 20)) || echo "KPR-BENCH-FAILED fork $1"
+	$B prctl "$1" $N || echo "KPR-BENCH-FAILED prctl $1"
 }
 # Which boot this is: kprbench=floor, kpr, bare-floor or bare-kpr.
 boot=
@@ -140,7 +144,7 @@ for f in "$pol"/*.policy; do files+=("$f:bench/${f##*/}"); done
 
 # The LSMs that the distribution kernel's CONFIG_LSM brings up with no
 # lsm= (SELinux stays off behind AppArmor: both are exclusive). Of them,
-# Landlock and AppArmor have a file blob. Lockdown is an early LSM here
+# AppArmor and TOMOYO have a task blob. Lockdown is an early LSM here
 # (SECURITY_LOCKDOWN_LSM_EARLY): lsm= does not leave it out, in the bare
 # boots either, and it has no blob.
 distro=$(distro_lsms)
@@ -148,7 +152,7 @@ distro=$(distro_lsms)
 # lsm_check BOOT LOG: whether BOOT came up with the LSMs its comparison
 # needs, by the list of /sys/kernel/security/lsm that run.sh printed: those
 # of its lsm= (kportreserve in the kpr boots alone), and no other of those
-# with a file blob.
+# with a task or a file blob.
 lsm_check() {
 	local boot=$1 active name want
 
@@ -165,7 +169,7 @@ lsm_check() {
 		[[ $active == *,$name,* ]] ||
 			{ say "bench: $boot: $name is not active"; return 1; }
 	done
-	for name in kportreserve landlock apparmor selinux smack; do
+	for name in kportreserve landlock apparmor selinux smack tomoyo; do
 		[[ ,$want, == *,$name,* || $active != *,$name,* ]] ||
 			{ say "bench: $boot: $name is active"; return 1; }
 	done

@@ -7,6 +7,8 @@
  *   kpr-bench load LABEL POLICY
  *   kpr-bench open LABEL PATH ITERS
  *   kpr-bench syscall LABEL ITERS
+ *   kpr-bench fork LABEL ITERS
+ *   kpr-bench prctl LABEL ITERS
  *
  * bind: a loop of socket()+bind()+close() minus a loop of
  * socket()+close(), divided by ITERS; FAMILY is 4 or 6, PROTO tcp or udp,
@@ -22,12 +24,15 @@
  * took and how much slab and vmalloc memory the new policy holds once the
  * old one is freed.
  *
- * open and syscall: the cost of what no kportreserve hook sees, which only
- * the 8 bytes that kportreserve adds to the LSM blob of every open file may
- * change (where no other LSM has a file blob, they are an allocation per
- * open()). open: a loop of open(PATH, O_RDONLY)+close(); syscall: a loop of
- * getppid(), a system call that no LSM hook sees. Each is a loop of the
- * calls minus the same loop without them, divided by ITERS.
+ * open, syscall, fork and prctl: the cost of what no kportreserve bind hook
+ * sees. open: a loop of open(PATH, O_RDONLY)+close(), which kportreserve
+ * leaves alone; syscall: a loop of getppid(), a system call that no LSM
+ * hook sees; fork: a loop of fork(), the child's _exit(0) and waitpid(),
+ * where the bytes kportreserve adds to the LSM blob of every task may
+ * change the cost (where no other LSM has a task blob, they are an
+ * allocation per fork()); prctl: a loop of prctl(PR_GET_DUMPABLE), which
+ * passes kportreserve's task_prctl hook. Each is a loop of the calls minus
+ * the same loop without them, divided by ITERS.
  *
  * The guest runs under QEMU with -icount shift=0, so a nanosecond of
  * CLOCK_MONOTONIC is one guest instruction and the figures repeat. The
@@ -52,6 +57,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -299,6 +305,28 @@ static void round_getppid(const char *path)
 	syscall(SYS_getppid);
 }
 
+/* One round of the fork mode: a child that exits at once, reaped. */
+static void round_fork(const char *path)
+{
+	pid_t pid = fork();
+
+	(void)path;
+	if (pid < 0)
+		die("fork");
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, NULL, 0) != pid)
+		die("waitpid");
+}
+
+/* One round of the prctl mode: a prctl() that changes nothing. */
+static void round_prctl(const char *path)
+{
+	(void)path;
+	if (prctl(PR_GET_DUMPABLE) < 0)
+		die("prctl");
+}
+
 /* A round that does nothing: the loop alone, to subtract. */
 static void round_none(const char *path)
 {
@@ -324,7 +352,7 @@ static int64_t call_loop(void (*round)(const char *), const char *path,
 }
 
 /*
- * The open and syscall modes: ITERS rounds of ROUND minus ITERS rounds of
+ * The open, syscall, fork and prctl modes: ITERS rounds of ROUND minus ITERS rounds of
  * nothing, in the order of measure() and for the same reason.
  */
 static void measure_calls(const char *label, void (*round)(const char *),
@@ -392,10 +420,22 @@ int main(int argc, char **argv)
 		measure_calls(label, round_getppid, NULL, atol(argv[3]));
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "fork")) {
+		snprintf(label, sizeof(label), "fork %s", argv[2]);
+		measure_calls(label, round_fork, NULL, atol(argv[3]));
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "prctl")) {
+		snprintf(label, sizeof(label), "prctl %s", argv[2]);
+		measure_calls(label, round_prctl, NULL, atol(argv[3]));
+		return 0;
+	}
 	fprintf(stderr, "usage: kpr-bench bind LABEL 4|6 tcp|udp PORT ITERS\n"
 			"       kpr-bench landlock NRULES 4|6 ALLOWED DENIED ITERS\n"
 			"       kpr-bench load LABEL POLICY\n"
 			"       kpr-bench open LABEL PATH ITERS\n"
-			"       kpr-bench syscall LABEL ITERS\n");
+			"       kpr-bench syscall LABEL ITERS\n"
+			"       kpr-bench fork LABEL ITERS\n"
+			"       kpr-bench prctl LABEL ITERS\n");
 	return 2;
 }
