@@ -17,7 +17,6 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "compat.h"
 #include "policy.h"
 
 #define EVIL		"/usr/bin/evil"

@@ -9,7 +9,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "compat.h"
 #include "parser.h"
 
 /**

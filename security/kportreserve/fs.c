@@ -30,7 +30,6 @@
 #include <linux/xarray.h>
 
 #include "audit.h"
-#include "compat.h"
 #include "control.h"
 #include "denials.h"
 #include "kportreserve.h"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Put our tree into a pristine Linux source: unpack it once, copy our
-# files over it (only those that changed, so rebuilds stay short) and
-# apply the glue patches of the series, each once.
+# files over it (only those that changed, so rebuilds stay short; for
+# Linux 6.1 with its backport layer applied) and apply the glue patches of
+# the series, each once.
 . "$(dirname "$0")/lib.sh"
 
 # mutants.sh has put a deliberate defect into the grafted tree: keep it.
@@ -21,13 +22,29 @@ if [ ! -f "$SRC/.unpacked" ]; then
 	touch "$SRC/.unpacked"
 fi
 
-# Our files, as laid out in the kernel tree. --checksum keeps the mtime
-# of unchanged files, so make rebuilds only what was edited.
-for dir in security/kportreserve lib/kunit-tests \
-	   tools/testing/selftests/kportreserve Documentation/admin-guide/LSM; do
+# Our files, as laid out in the kernel tree, staged first: an older series
+# than the one the sources are written for applies its backport layer
+# there (patches/KVER/backport/: patches over our own sources, which the
+# upstream series never sees). --checksum then keeps the mtime of
+# unchanged files, so make rebuilds only what was edited.
+ours=(security/kportreserve lib/kunit-tests
+      tools/testing/selftests/kportreserve Documentation/admin-guide/LSM)
+stage=$BUILD/graft-$KVER
+rm -rf "$stage"
+for dir in "${ours[@]}"; do
 	[ -d "$TOP/$dir" ] || continue
+	mkdir -p "$stage/$dir"
+	cp -a "$TOP/$dir/." "$stage/$dir/"
+done
+for p in "$patches"/backport/*.patch; do
+	[ -e "$p" ] || continue
+	patch -d "$stage" -p1 -s -f --no-backup-if-mismatch <"$p" ||
+		die "backport patch $(basename "$p") does not apply"
+done
+for dir in "${ours[@]}"; do
+	[ -d "$stage/$dir" ] || continue
 	mkdir -p "$SRC/$dir"
-	rsync -r --checksum "$TOP/$dir/" "$SRC/$dir/"
+	rsync -r --checksum "$stage/$dir/" "$SRC/$dir/"
 done
 
 # The workbench's selfcheck suite, in the test kernels only: its Kbuild

@@ -219,9 +219,11 @@ commit() {
 }
 
 # glue_message NNNN: the commit message of glue patch NNNN, which is all
-# of its own patch: the lines between its Subject and its "---".
+# of its own patch: the lines between its Subject and its "---", but its
+# Signed-off-by, which commit() adds.
 glue_message() {
-	sed -n '/^$/,/^---$/p' "$glue_dir/$1"-*.patch | sed '1d;$d'
+	sed -n '/^$/,/^---$/p' "$glue_dir/$1"-*.patch | sed '1d;$d' |
+		grep -v '^Signed-off-by: '
 }
 
 # The two patches outside security/: the hook, then its other users. They
@@ -452,9 +454,9 @@ for p in "${patches[@]}"; do
 		# libFuzzer calls LLVMFuzzerTestOneInput() by that name.
 		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE ;;
 	*-security-add-the-kportreserve-lsm*|*kportreserve-LSM*)
-		# compat.h compares kernel versions so that the same sources
-		# build on Linux 6.1; nothing else does.
-		ignore=LINUX_VERSION_CODE,CONSTANT_COMPARISON,MACRO_ARG_UNUSED ;;
+		# -ENOSYS is how a task_prctl hook says "not mine" to the
+		# LSM framework, as cap_task_prctl() and yama_task_prctl() do.
+		ignore=ENOSYS ;;
 	esac
 	echo "== checkpatch $(basename "$p")" >>"$log"
 	if (cd "$pristine" && PATH=$cp_path scripts/checkpatch.pl --strict \
