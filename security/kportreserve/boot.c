@@ -19,38 +19,26 @@
 #include "policy.h"
 
 /**
- * load_boot_policy() - parse, build and put in force the built-in policy
+ * load_boot_policy() - put the built-in policy in force
  *
- * A boot policy with an error is reported and not loaded: the kernel still
- * boots, with no port reserved, rather than not at all.
+ * Through the parser and the loader that a write to the policy file goes
+ * through. A boot policy with an error is reported and not loaded: the
+ * kernel still boots, with no port reserved, rather than not at all.
  *
  * Context: late init.
  */
 static void __init load_boot_policy(void)
 {
 	size_t len = kpr_boot_policy_end - kpr_boot_policy;
-	struct kpr_ruleset rs = {};
-	struct kpr_policy *pol;
-	const char *msg;
-	unsigned int line;
-	int err;
+	struct kpr_parser parser;
 
 	if (!len)
 		return;
-	err = kpr_parse_policy(kpr_boot_policy, len, &rs, &line, &msg);
-	if (err) {
-		pr_err("boot policy line %u: %s; no policy loaded\n", line, msg);
-		return;
-	}
-	pol = kpr_policy_build(&rs);
-	if (IS_ERR(pol)) {
-		kpr_ruleset_destroy(&rs);
-		pr_err("boot policy: error %ld; no policy loaded\n",
-		       PTR_ERR(pol));
-		return;
-	}
-	if (kpr_commit_policy(pol, NULL, NULL))
-		kpr_policy_free(pol);
+	kpr_parser_init(&parser);
+	kpr_parser_feed(&parser, kpr_boot_policy, len);
+	if (kpr_load_policy(&parser, NULL, NULL))
+		pr_err("boot policy not loaded\n");
+	kpr_parser_destroy(&parser);
 }
 
 /*

@@ -115,7 +115,7 @@ static int may_commit(const u64 *base)
 }
 
 /**
- * kpr_commit_policy() - put a built policy in force, unless refused
+ * commit_policy() - put a built policy in force, unless refused
  * @pol: the policy; on success it belongs to the module, on error it is
  *       still the caller's to free
  * @base: for a conditional load, the generation that must still be in
@@ -126,8 +126,8 @@ static int may_commit(const u64 *base)
  * Return: 0, -EPERM when the policy is locked, or -ESTALE when the
  * generation in force is not @base.
  */
-int kpr_commit_policy(struct kpr_policy *pol, const u64 *base,
-		      const struct kpr_subject *who)
+static int commit_policy(struct kpr_policy *pol, const u64 *base,
+			 const struct kpr_subject *who)
 {
 	struct kpr_subject self;
 	int err;
@@ -147,6 +147,51 @@ int kpr_commit_policy(struct kpr_policy *pol, const u64 *base,
 	}
 	kpr_audit_policy_load(pol, who, err);
 	mutex_unlock(&kpr_control_lock);
+	return err;
+}
+
+/**
+ * kpr_load_policy() - build what a parser read and put it in force
+ * @p: the parser, fed the whole policy; its rules are taken or freed
+ * @base: for a conditional load, the generation that must still be in
+ *        force; NULL for none
+ * @who: who loads it, for the audit record; NULL for the current task
+ *
+ * The one way a policy comes into force: a write to the policy file and
+ * the boot policy both end here. Why a policy was refused is said in the
+ * kernel log, and the policy in force stays.
+ *
+ * Context: process context; takes kpr_control_lock.
+ * Return: 0; the parser's error; -E2BIG when the ranges overlap too much
+ * or -ENOMEM when the policy does not fit in memory; or why the commit
+ * was refused (commit_policy()).
+ */
+int kpr_load_policy(struct kpr_parser *p, const u64 *base,
+		    const struct kpr_subject *who)
+{
+	struct kpr_ruleset rs;
+	struct kpr_policy *pol;
+	int err;
+
+	err = kpr_parser_finish(p);
+	if (err) {
+		pr_err("policy line %u: %s; policy unchanged\n",
+		       p->error_line, p->error_msg);
+		return err;
+	}
+	kpr_parser_take(p, &rs);
+	pol = kpr_policy_build(&rs);
+	if (IS_ERR(pol)) {
+		kpr_ruleset_destroy(&rs);
+		pr_err("policy %s; policy unchanged\n",
+		       PTR_ERR(pol) == -E2BIG ?
+		       "ranges overlap too much (limit 4194304 port-program pairs)" :
+		       "does not fit in memory");
+		return PTR_ERR(pol);
+	}
+	err = commit_policy(pol, base, who);
+	if (err)
+		kpr_policy_free(pol);
 	return err;
 }
 

@@ -27,8 +27,8 @@ bool kpr_is_locked(void);
 const char *kpr_mode_name(bool permissive);
 struct kpr_subject;
 
-int kpr_commit_policy(struct kpr_policy *pol, const u64 *base,
-		      const struct kpr_subject *who);
+int kpr_load_policy(struct kpr_parser *p, const u64 *base,
+		    const struct kpr_subject *who);
 int kpr_set_mode(bool permissive);
 int kpr_set_lock(void);
 void __init kpr_control_boot(void);

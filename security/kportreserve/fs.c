@@ -221,59 +221,20 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 }
 
 /**
- * build_policy() - parse the last line and build the written policy
- * @pf: the open file
- * @built: receives the policy
- *
- * Context: pf->lock held.
- * Return: 0 or the open file's (sticky) error.
- */
-static int build_policy(struct kpr_policy_file *pf, struct kpr_policy **built)
-{
-	struct kpr_ruleset rs;
-	struct kpr_policy *pol;
-	int err;
-
-	if (pf->error)
-		return pf->error;
-	err = kpr_parser_finish(&pf->parser);
-	if (err)
-		return parse_error(pf, err);
-	kpr_parser_take(&pf->parser, &rs);
-	pol = kpr_policy_build(&rs);
-	if (IS_ERR(pol)) {
-		kpr_ruleset_destroy(&rs);
-		pr_err("policy %s; policy unchanged\n",
-		       PTR_ERR(pol) == -E2BIG ?
-		       "ranges overlap too much (limit 4194304 port-program pairs)" :
-		       "does not fit in memory");
-		return fail(pf, PTR_ERR(pol));
-	}
-	*built = pol;
-	return 0;
-}
-
-/**
  * load_policy() - build the written policy and put it in force
  * @pf: the open file, at its last close
  *
  * Context: pf->lock held.
- * Return: 0, the open file's error, or why the commit was refused.
+ * Return: 0, the open file's error, or why the load was refused.
  */
 static int load_policy(struct kpr_policy_file *pf)
 {
-	struct kpr_policy *pol;
-	int err;
-
 	pf->done = true;
-	err = build_policy(pf, &pol);
-	if (err)
-		return err;
-	err = kpr_commit_policy(pol, pf->conditional ? &pf->base : NULL,
-				&pf->who);
-	if (err)
-		kpr_policy_free(pol);
-	return fail(pf, err);
+	if (pf->error)
+		return pf->error;
+	return fail(pf, kpr_load_policy(&pf->parser,
+					pf->conditional ? &pf->base : NULL,
+					&pf->who));
 }
 
 /*
