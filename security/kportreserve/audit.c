@@ -39,20 +39,13 @@ static void snapshot_comm(char comm[TASK_COMM_LEN])
 	comm[TASK_COMM_LEN - 1] = '\0';
 }
 
-static void log_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
+static void log_denied(const struct kpr_bind *b, const char *text,
 		       const char *comm, bool permissive)
 {
-	const char *verdict = permissive ? "would deny" : "denied";
-
-	if (exe->path)
-		pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=%*pE\n",
-				      verdict, b->port, kpr_proto_name(b->proto),
-				      task_tgid_nr(current), comm,
-				      (int)exe->len, exe->path);
-	else
-		pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=(null)\n",
-				      verdict, b->port, kpr_proto_name(b->proto),
-				      task_tgid_nr(current), comm);
+	pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=%s\n",
+			      permissive ? "would deny" : "denied", b->port,
+			      kpr_proto_name(b->proto), task_tgid_nr(current),
+			      comm, text);
 }
 
 static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
@@ -77,22 +70,24 @@ static void audit_ids(struct audit_buffer *ab, const struct kpr_exe *exe)
  * kpr_audit_denied() - report a bind refused, or that would be refused
  * @b: the bind
  * @exe: who tried it
+ * @text: @exe as kpr_exe_text() spells it, for the kernel log
  * @permissive: the bind was allowed because of permissive mode
  *
  * Writes a rate-limited kernel log line and, when audit is enabled, an
- * AUDIT_KPORTRESERVE_ACCESS record. An executable that cannot be named
- * is "(null)", as audit_log_d_path_exe() writes it.
+ * AUDIT_KPORTRESERVE_ACCESS record, which has the whole path in audit's
+ * own encoding. An executable that cannot be named is "(null)", as
+ * audit_log_d_path_exe() writes it.
  *
  * Context: process context.
  */
 void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
-		      bool permissive)
+		      const char *text, bool permissive)
 {
 	char comm[TASK_COMM_LEN];
 	struct audit_buffer *ab;
 
 	snapshot_comm(comm);
-	log_denied(b, exe, comm, permissive);
+	log_denied(b, text, comm, permissive);
 	ab = record_start(AUDIT_KPORTRESERVE_ACCESS);
 	if (!ab)
 		return;

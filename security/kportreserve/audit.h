@@ -25,7 +25,7 @@ struct kpr_subject {
 
 void kpr_subject_current(struct kpr_subject *who);
 void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
-		      bool permissive);
+		      const char *text, bool permissive);
 void kpr_audit_policy_load(const struct kpr_policy *pol,
 			   const struct kpr_subject *who, int err);
 void kpr_audit_mode(bool permissive, bool old_permissive, int err);

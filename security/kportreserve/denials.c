@@ -10,7 +10,7 @@
  *
  * Any user can cause denials, so what they cost is bounded: an entry is a
  * small fixed size, with the executable cut to its last
- * KPR_DENIAL_EXE_LEN bytes, charged to the memory cgroup of the task that
+ * KPR_EXE_TEXT_LEN bytes (kpr_exe_text()), charged to the memory cgroup of the task that
  * was denied; a port has at most one entry per protocol, and a policy load
  * drops the entries of ports it no longer reserves. The file names other
  * users' processes, so only root reads it.
@@ -30,11 +30,7 @@
 #include <linux/xarray.h>
 
 #include "denials.h"
-
-/* The executable as the file shows it: "..." and the last 60 bytes. */
-#define KPR_DENIAL_EXE_LEN	60
-#define KPR_DENIAL_CUT		"..."
-#define KPR_DENIAL_EXE_SIZE	(sizeof(KPR_DENIAL_CUT) + KPR_DENIAL_EXE_LEN)
+#include "identity.h"
 
 /**
  * struct kpr_denial - the denials of one port and protocol
@@ -43,7 +39,7 @@
  * @pid: the process id of the last one
  * @port: the port
  * @proto: the protocol
- * @exe: the executable of the last one, escaped as in a policy and cut
+ * @exe: the executable of the last one, as kpr_exe_text() spells it
  * @rcu: frees the entry after readers are done
  */
 struct kpr_denial {
@@ -52,7 +48,7 @@ struct kpr_denial {
 	pid_t pid;
 	u16 port;
 	u8 proto;
-	char exe[KPR_DENIAL_EXE_SIZE];
+	char exe[KPR_EXE_TEXT_SIZE];
 	struct rcu_head rcu;
 };
 
@@ -63,40 +59,6 @@ static DEFINE_SPINLOCK(kpr_denials_lock);
 static unsigned long denial_index(enum kpr_proto proto, u16 port)
 {
 	return (unsigned long)port * KPR_NR_PROTOS + proto;
-}
-
-/**
- * exe_text() - spell an executable for the file, cut to fit
- * @exe: the executable
- * @text: receives the text, NUL-terminated
- *
- * A path whose escaped form is longer than KPR_DENIAL_EXE_LEN loses its
- * beginning: the end names the program.
- */
-static void exe_text(const struct kpr_exe *exe,
-		     char text[KPR_DENIAL_EXE_SIZE])
-{
-	size_t start = exe->len, width = 0, len;
-	char *out = text;
-
-	if (!exe->path) {
-		strscpy(text, "(null)", KPR_DENIAL_EXE_SIZE);
-		return;
-	}
-	/* Escaping is byte by byte: find the longest tail that fits. */
-	while (start) {
-		len = kpr_format_path(exe->path + start - 1, 1, NULL, 0);
-		if (width + len > KPR_DENIAL_EXE_LEN)
-			break;
-		width += len;
-		start--;
-	}
-	if (start) {
-		memcpy(out, KPR_DENIAL_CUT, sizeof(KPR_DENIAL_CUT) - 1);
-		out += sizeof(KPR_DENIAL_CUT) - 1;
-	}
-	kpr_format_path(exe->path + start, exe->len - start, out, width);
-	out[width] = '\0';
 }
 
 static void count(struct kpr_denial *d, bool permissive, const char *exe)
@@ -129,36 +91,34 @@ static bool count_existing(unsigned long index, bool permissive,
 /**
  * kpr_denials_record() - count a denial against its port
  * @b: the bind that was refused, or would have been
- * @exe: who asked for it
+ * @exe: who asked for it, as kpr_exe_text() spells it
  * @permissive: the bind was let through by permissive mode
  *
  * A denial that finds no memory for its entry is not kept.
  *
  * Context: process context; may sleep.
  */
-void kpr_denials_record(const struct kpr_bind *b, const struct kpr_exe *exe,
+void kpr_denials_record(const struct kpr_bind *b, const char *exe,
 			bool permissive)
 {
 	unsigned long index = denial_index(b->proto, b->port);
-	char text[KPR_DENIAL_EXE_SIZE];
 	struct kpr_denial *d, *old;
 
-	exe_text(exe, text);
-	if (count_existing(index, permissive, text))
+	if (count_existing(index, permissive, exe))
 		return;
 	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return;
 	d->port = b->port;
 	d->proto = b->proto;
-	count(d, permissive, text);
+	count(d, permissive, exe);
 	old = xa_cmpxchg(&kpr_denials, index, NULL, d, GFP_KERNEL_ACCOUNT);
 	if (!old)
 		return;
 	kfree(d);
 	/* Another denial of the same port was first. */
 	if (!xa_is_err(old))
-		count_existing(index, permissive, text);
+		count_existing(index, permissive, exe);
 }
 
 /**

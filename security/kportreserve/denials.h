@@ -10,7 +10,7 @@
 #include "hooks.h"
 #include "policy.h"
 
-void kpr_denials_record(const struct kpr_bind *b, const struct kpr_exe *exe,
+void kpr_denials_record(const struct kpr_bind *b, const char *exe,
 			bool permissive);
 void kpr_denials_prune(const struct kpr_policy *pol);
 

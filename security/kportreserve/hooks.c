@@ -329,12 +329,14 @@ static bool port_reserved(enum kpr_proto proto, u16 port)
 static int deny(const struct kpr_bind *b, struct kpr_caller *c)
 {
 	bool permissive = kpr_is_permissive();
+	char text[KPR_EXE_TEXT_SIZE];
 
 	kpr_stat_inc(permissive ? KPR_STAT_WOULD_DENY : KPR_STAT_DENIED);
-	/* The reports name the program; out of memory, they say "?". */
+	/* The reports name the program; out of memory, "(null)". */
 	kpr_caller_spell(c);
-	kpr_denials_record(b, &c->exe, permissive);
-	kpr_audit_denied(b, &c->exe, permissive);
+	kpr_exe_text(&c->exe, text);
+	kpr_denials_record(b, text, permissive);
+	kpr_audit_denied(b, &c->exe, text, permissive);
 	return permissive ? 0 : -EADDRINUSE;
 }
 

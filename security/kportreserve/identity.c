@@ -43,6 +43,7 @@
 #include <linux/path.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "identity.h"
 #include "kportreserve.h"
@@ -274,6 +275,43 @@ int kpr_caller_spell(struct kpr_caller *c)
 	c->exe.path = path;
 	c->exe.len = c->buf + PATH_MAX - 1 - path;
 	return 0;
+}
+
+/**
+ * kpr_exe_text() - spell an executable for the reports
+ * @exe: the executable
+ * @text: receives the text, NUL-terminated
+ *
+ * The one spelling of the kernel log and the denials file: escaped as a
+ * policy spells a program (kpr_format_path()), so that it can be copied
+ * into one, or "(null)" when no path names it. A path whose escaped form
+ * is longer than KPR_EXE_TEXT_LEN loses its beginning to
+ * KPR_EXE_TEXT_CUT: the end names the program. Audit records keep
+ * audit's own encoding of the whole path (audit.c).
+ */
+void kpr_exe_text(const struct kpr_exe *exe, char text[KPR_EXE_TEXT_SIZE])
+{
+	size_t start = exe->len, width = 0, len;
+	char *out = text;
+
+	if (!exe->path) {
+		strscpy(text, "(null)", KPR_EXE_TEXT_SIZE);
+		return;
+	}
+	/* Escaping is byte by byte: find the longest tail that fits. */
+	while (start) {
+		len = kpr_format_path(exe->path + start - 1, 1, NULL, 0);
+		if (width + len > KPR_EXE_TEXT_LEN)
+			break;
+		width += len;
+		start--;
+	}
+	if (start) {
+		memcpy(out, KPR_EXE_TEXT_CUT, sizeof(KPR_EXE_TEXT_CUT) - 1);
+		out += sizeof(KPR_EXE_TEXT_CUT) - 1;
+	}
+	kpr_format_path(exe->path + start, exe->len - start, out, width);
+	out[width] = '\0';
 }
 
 /**

@@ -40,10 +40,19 @@ struct kpr_kept_id {
 	u64 id;
 };
 
+/*
+ * An executable as the reports spell it (kpr_exe_text()): its last
+ * KPR_EXE_TEXT_LEN bytes at most, after KPR_EXE_TEXT_CUT when cut.
+ */
+#define KPR_EXE_TEXT_LEN	60
+#define KPR_EXE_TEXT_CUT	"..."
+#define KPR_EXE_TEXT_SIZE	(sizeof(KPR_EXE_TEXT_CUT) + KPR_EXE_TEXT_LEN)
+
 void kpr_caller_init(struct kpr_caller *c);
 bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol);
 int kpr_caller_spell(struct kpr_caller *c);
 void kpr_caller_release(struct kpr_caller *c);
+void kpr_exe_text(const struct kpr_exe *exe, char text[KPR_EXE_TEXT_SIZE]);
 bool kpr_exe_may_change(int option, unsigned long arg2);
 int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
 		   unsigned long arg4, unsigned long arg5);
