@@ -501,6 +501,25 @@ else
 	g -C "$am" am --abort >/dev/null 2>&1 || true
 fi
 
+# The whole series is what the test kernels boot: every file it adds or
+# changes but MAINTAINERS and kportreserve(8), which no kernel build
+# reads, is byte for byte the file of the grafted tree (graft.sh) that the
+# selftest, upstream and bench lanes build and boot. That tree only adds
+# the workbench's selfcheck suite (lib/kunit-tests/Kbuild and its file).
+"$WB_DIR/graft.sh"
+echo "== the series against the grafted tree $SRC" >>"$log"
+differ=
+while IFS= read -r f; do
+	case $f in MAINTAINERS|tools/kportreserve/*) continue ;; esac
+	[ -e "$am/$f" ] || continue
+	cmp -s "$am/$f" "$SRC/$f" || differ+=" $f"
+done < <(g -C "$am" diff --name-only "$base" "$base_branch")
+if [ -z "$differ" ]; then
+	pass
+else
+	fail "the series differs from the tree the test kernels boot in (uncommitted changes? PATCHES_WORKTREE=1):$differ"
+fi
+
 # build_each: every patch of the series must build on its own. For each
 # patch in order, check out the am tree at that patch and run
 #   $PATCHES_BUILD AM_TREE N
