@@ -405,6 +405,44 @@ an x86_64 QEMU guest on a plain kernel and on one with KASAN and
 lockdep, the kernel's own bind, Landlock and lsm_list_modules selftests
 with kportreserve enabled and left out of lsm= (same results), the
 tests of kportreserve(8), and libFuzzer on the policy parser.
+
+Performance. make bench boots the same x86_64 kernel, shaped like a
+distribution's (AppArmor, TOMOYO, Landlock, Yama, lockdown, LoadPin,
+SafeSetID and IPE stacked, built with -O2), under QEMU with -icount
+shift=0 on one CPU, so that one nanosecond of guest time is one
+instruction: once without kportreserve in lsm= (the floor) and once
+with it. Measured on Linux 6.12, in ns of guest time and as a ratio to
+the floor:
+
+    bind() per call                IPv4 TCP        IPv4 UDP        IPv6 TCP        IPv6 UDP
+    floor: not in lsm=             2086 1.000x      297 1.000x     2151 1.000x      298 1.000x
+    no rule, 1 rule                2104 1.009x      315 1.060x     2169 1.008x      316 1.061x
+    no rule, 65,536 rules          2104 1.008x      315 1.059x     2169 1.008x      316 1.060x
+    reserved, allowed, 1 rule      2434 1.167x      647 2.179x     2502 1.163x      651 2.184x
+    reserved, allowed, 65,536      2434 1.167x      647 2.179x     2502 1.163x      651 2.185x
+    reserved, denied, 65,536       4268 2.046x     4266 14.36x     4303 2.001x     4305 14.44x
+    Landlock, allowed, 65,534      2477 1.187x        -            2543 1.182x        -
+
+    open()+close() per call        without     with kportreserve
+    the distribution's LSMs        5272.0      5271.8  1.0000x
+    lsm=yama (no file blob)        4619.7      4921.8  1.0654x
+
+A port without a rule costs 18 instructions, about 6 of them the LSM
+framework's call of one more hook: 0.8% of a TCP bind() and 6% of a UDP
+one, whose synchronous part is only about 300 instructions. An allowed
+bind to a reserved port adds about 350 instructions, a refused one about
+2,200 (the path spelled, the denial recorded, the audit record). The
+size of the policy does not show: 1, 1,000 and 65,536 rules give the
+same cost within 0.1% on every path. Loading 65,536 rules takes 607 ms
+of guest time and 7.5 MiB; one rule 1-65535/tcp for 64 programs
+(4,194,240 port and program pairs) takes 1.9 ms and 524 KiB. Looked up
+alone (the kportreserve-bench KUnit suite), a reserved port costs 49 ns
+whatever the policy, where the list of the 2013 RFC costs 2,704 ns at
+1,000 entries; getppid(), which no hook sees, costs the same 251 ns in
+every boot. The open()+close() rows measured the id kept in 8 bytes of
+the blob of every open file, which cost nothing beside an LSM with a
+file blob and an allocation per open() where none has one; the id is
+now kept in a blob of each task.
 EOF
 )"
 
