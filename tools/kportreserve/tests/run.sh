@@ -898,8 +898,23 @@ t_true "make install defaults to /usr/local" sh -c '
 	[ -f "$2/dest2/usr/local/share/man/man8/kportreserve.8" ]' sh "$src" "$tmp"
 t_true "make install puts the systemd unit beside the command" sh -c '
 	u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
-	grep -qx "ExecStart=/usr/sbin/kportreserve load /etc/kportreserve/policy" "$u" &&
+	grep -qx "ExecStart=/usr/sbin/kportreserve load" "$u" &&
 	grep -qx "Before=network-pre.target sysinit.target shutdown.target" "$u"' \
+	sh "$src" "$tmp"
+t_true "make install makes the policy.d directories" sh -c '
+	[ -d "$2/dest/etc/kportreserve/policy.d" ] &&
+	[ -d "$2/dest/usr/lib/kportreserve/policy.d" ]' sh "$src" "$tmp"
+t_true "the unit loads the files after systemd-sysctl, before network-pre" \
+	sh -c 'u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
+	grep -qx "After=local-fs.target sys-kernel-security.mount systemd-sysctl.service" "$u" &&
+	grep -qx "Wants=network-pre.target" "$u" &&
+	grep -qx "Conflicts=shutdown.target" "$u" &&
+	grep -qx "DefaultDependencies=no" "$u" &&
+	grep -qx "Type=oneshot" "$u" && grep -qx "RemainAfterExit=yes" "$u" &&
+	grep -qx "ExecReload=/usr/sbin/kportreserve load" "$u" &&
+	grep -qx "ConditionDirectoryNotEmpty=|/usr/lib/kportreserve/policy.d" "$u" &&
+	grep -qx "ConditionDirectoryNotEmpty=|/etc/kportreserve/policy.d" "$u" &&
+	grep -qx "ConditionPathExists=|/etc/kportreserve/policy" "$u"' \
 	sh "$src" "$tmp"
 if command -v systemd-analyze >/dev/null 2>&1; then
 	t_true "systemd-analyze verify accepts the unit" sh -c '
