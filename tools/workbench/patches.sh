@@ -320,6 +320,8 @@ the other targets.
 EOF
 
 ours tools/kportreserve
+# Its Debian packaging (make deb) is this project's, not the kernel's.
+g -C "$series" rm -r -q -f -- tools/kportreserve/debian
 maintainers tools/kportreserve/
 commit "tools: add kportreserve(8), the admin command" <<'EOF'
 Writing the policy file is enough to use kportreserve, but an
