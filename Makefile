@@ -5,6 +5,7 @@
 #
 #   make demo      boot the kernel with an example policy and watch it work
 #   make check     every test; each stage ends with "NAME: N passed, N failed"
+#   make deb       the Debian packages in build/deb (DEB_KERNEL=0: no kernel)
 #
 # KVER=6.12 (default) picks the kernel series; V=1 shows the build.
 
@@ -14,7 +15,7 @@ WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
 	selftest-debug upstream bench demo shell lint docs fuzz admin patches mutants \
-	workbench check clean help
+	workbench check deb clean help
 
 all: check
 
@@ -80,6 +81,14 @@ admin: deps
 # make fuzz SECONDS=600 fuzzes the parser for ten minutes.
 fuzz: deps
 	@$(WB)/fuzz.sh $(SECONDS)
+
+# The kportreserve package (the command, its man page, the unit and
+# /etc/kportreserve/) with debhelper, checked with lintian, and the
+# distribution-shaped kernel with the kernel's bindeb-pkg; DEB_KERNEL=0
+# leaves the kernel out.
+DEB_KERNEL ?= 1
+deb: deps
+	@DEB_KERNEL=$(DEB_KERNEL) $(WB)/deb.sh
 
 # Each deliberate defect of tools/workbench/mutants/ must fail a test.
 mutants: deps

@@ -112,10 +112,12 @@ static const char *lock_name(const char *value)
 /**
  * print_settings() - the mode, the lock and the counters
  * @ctx: names the securityfs directory
+ * @generation: receives the policy's generation, to free(), or NULL when
+ *              the kernel does not say
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_IO when the stats cannot be read.
  */
-static int print_settings(const struct kpr_ctx *ctx)
+static int print_settings(const struct kpr_ctx *ctx, char **generation)
 {
 	char *mode = read_setting(ctx, "mode");
 	char *lock = read_setting(ctx, "lock");
@@ -140,6 +142,8 @@ static int print_settings(const struct kpr_ctx *ctx)
 		printf("%-*s%s\n", (int)width, label, st.stat[i].value);
 		free(label);
 	}
+	*generation = kpr_stats_get(&st, "generation") ?
+		      kpr_xstrdup(kpr_stats_get(&st, "generation")) : NULL;
 	kpr_stats_free(&st);
 	free(mode);
 	free(lock);
@@ -176,6 +180,61 @@ static bool rule_row(const struct kpr_rule *rule, char *cells[4])
 	cells[3] = kpr_xstrdup(quals);
 	free(text);
 	return cells[3][0];
+}
+
+/**
+ * print_sources() - the files the policy in force came from
+ * @generation: the generation of the policy in force, or NULL
+ *
+ * The kernel keeps no file names: "kportreserve load" records them in
+ * KPR_SOURCES with the generation it loaded, and they are shown only
+ * while that generation is still in force. After any other load ("load
+ * FILE", "add", "del", a write to the policy file) they are unknown.
+ */
+static void print_sources(const char *generation)
+{
+	char *path = kpr_root_path(KPR_SOURCES), *line, *next;
+	const char *prefix = "generation ";
+	struct kpr_buf rec;
+	size_t n = strlen(prefix);
+	int err;
+
+	putchar('\n');
+	err = kpr_read_path(path, &rec);
+	if (err) {
+		printf("policy files: unknown (%s: %s)\n", path,
+		       err == -ENOENT ? "no kportreserve load recorded" :
+		       strerror(-err));
+		goto out;
+	}
+	line = rec.text;
+	next = strchr(line, '\n');
+	if (!next || strncmp(line, prefix, n)) {
+		printf("policy files: unknown (%s: not a record of kportreserve load)\n",
+		       path);
+		goto out_rec;
+	}
+	*next++ = '\0';
+	line += n;
+	if (!generation || strcmp(line, generation)) {
+		printf("policy files: unknown (%s: those of generation %s; ",
+		       path, line);
+		printf("generation %s is in force)\n",
+		       generation ? generation : "unknown");
+		goto out_rec;
+	}
+	printf("policy files of generation %s:%s\n", line,
+	       *next ? "" : " none, the empty policy");
+	for (line = next; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		printf("  %s\n", line);
+	}
+out_rec:
+	kpr_buf_free(&rec);
+out:
+	free(path);
 }
 
 /* The reserved ports, one rule a row. */
@@ -283,6 +342,7 @@ static void print_denials(const struct kpr_ctx *ctx)
 int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
 {
 	int ret = kpr_simple_options(argc, argv), r;
+	char *generation;
 	struct stat st;
 
 	if (ret >= 0)
@@ -294,7 +354,9 @@ int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
 			ctx->dir, strerror(errno));
 		return KPR_EXIT_IO;
 	}
-	ret = print_settings(ctx);
+	ret = print_settings(ctx, &generation);
+	print_sources(generation);
+	free(generation);
 	r = print_rules(ctx);
 	if (r > ret)
 		ret = r;

@@ -21,12 +21,18 @@ static const char usage_text[] =
 "Reserve local ports for programs with the kportreserve LSM.\n"
 "\n"
 "Commands:\n"
-"  check FILE...                 check policy files offline, print FILE:LINE:\n"
-"                                for each bad line\n"
-"  load FILE                     replace the policy in force with FILE (- for\n"
-"                                standard input)\n"
-"  status                        show mode, lock, counters, reserved ports and\n"
-"                                denials\n"
+"  check [FILE...]               check policy files offline, print FILE:LINE:\n"
+"                                for each bad line; without FILE, the files\n"
+"                                that load assembles\n"
+"  load [FILE]                   replace the policy in force with FILE (- for\n"
+"                                standard input); without FILE, with the\n"
+"                                policy files, in this order: the *.policy\n"
+"                                of " KPR_VENDOR_DIR "\n"
+"                                and " KPR_ADMIN_DIR " by\n"
+"                                name (/etc wins on equal names), then\n"
+"                                " KPR_MAIN_POLICY "\n"
+"  status                        show mode, lock, counters, the files the\n"
+"                                policy came from, reserved ports and denials\n"
 "  add PORTS[/PROTO] PROGRAM [uid=N] [gid=N]\n"
 "                                add a rule to the policy in force\n"
 "  del PORTS[/PROTO] PROGRAM [uid=N] [gid=N]\n"
@@ -274,7 +280,7 @@ static int flush_output(int ret)
 int main(int argc, char **argv)
 {
 	const struct kpr_command *cmd;
-	struct kpr_ctx ctx;
+	struct kpr_ctx ctx = { 0 };
 	int ret;
 
 	ret = global_options(&ctx, argc, argv);

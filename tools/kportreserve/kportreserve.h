@@ -16,6 +16,18 @@
 #define KPR_SECURITYFS_ENV	"KPORTRESERVE_SECURITYFS"
 #define KPR_HOOK_ENV		"KPORTRESERVE_TEST_BEFORE_WRITE"
 
+/*
+ * The policy files that "kportreserve load" assembles, and where it
+ * records them; each path is under $KPORTRESERVE_ROOT when that is set.
+ */
+#define KPR_ROOT_ENV		"KPORTRESERVE_ROOT"
+#define KPR_VENDOR_DIR		"/usr/lib/kportreserve/policy.d"
+#define KPR_ADMIN_DIR		"/etc/kportreserve/policy.d"
+#define KPR_MAIN_POLICY		"/etc/kportreserve/policy"
+#define KPR_DROPIN_SUFFIX	".policy"
+#define KPR_RUN_DIR		"/run/kportreserve"
+#define KPR_SOURCES		KPR_RUN_DIR "/sources"
+
 #ifndef __printf
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #endif
@@ -34,12 +46,17 @@ enum kpr_exit {
 	KPR_EXIT_IO = 5,	/* I/O error, or kportreserve is not there */
 };
 
+struct kpr_sources;
+
 /**
  * struct kpr_ctx - what every subcommand needs
  * @dir: the securityfs directory of kportreserve
+ * @sources: while an assembled policy is loaded, its files, so that a line
+ *           the kernel refused is named by file and line; else NULL
  */
 struct kpr_ctx {
 	const char *dir;
+	const struct kpr_sources *sources;
 };
 
 /**
@@ -99,6 +116,11 @@ int kpr_open_policy_rdwr(const struct kpr_ctx *ctx, struct kpr_buf *text);
 int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err);
 int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
 			 const char *text, size_t len);
+
+/* cmd_policy.c: the policy files */
+char *kpr_root_path(const char *path);
+void kpr_print_policy_error(const struct kpr_ctx *ctx, const char *what,
+			    unsigned int line, const char *msg);
 
 /* rules.c: the kernel's parser, applied */
 void kpr_print_parse_error(const char *file, unsigned int line,

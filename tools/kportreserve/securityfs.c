@@ -343,12 +343,12 @@ static void explain_refusal(const struct kpr_ctx *ctx, const char *what,
 
 	if (kmsg_find(kmsg, &line, buf, sizeof(buf))) {
 		if (line)
-			kpr_print_parse_error(what, line, buf);
+			kpr_print_policy_error(ctx, what, line, buf);
 		else
 			kpr_err("kernel: %s", buf);
 	} else if (text && err != -EPERM && err != -EACCES) {
 		if (kpr_parse_policy(text, len, &rs, &line, &msg))
-			kpr_print_parse_error(what, line, msg);
+			kpr_print_policy_error(ctx, what, line, msg);
 		kpr_ruleset_destroy(&rs);
 	}
 	if (err == -EPERM && policy_locked(ctx))

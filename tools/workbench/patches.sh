@@ -322,6 +322,8 @@ the other targets.
 EOF
 
 ours tools/kportreserve
+# Its Debian packaging (make deb) is this project's, not the kernel's.
+g -C "$series" rm -r -q -f -- tools/kportreserve/debian
 maintainers tools/kportreserve/
 commit "tools: add kportreserve(8), the admin command" <<'EOF'
 Writing the policy file is enough to use kportreserve, but an
@@ -333,9 +335,11 @@ import-portreserve turns the configuration of the portreserve daemon
 into a policy.
 
 It builds the kernel's own parser.c unchanged, so that it accepts and
-refuses exactly what the kernel does, and needs nothing but libc. A
-systemd unit loads /etc/kportreserve/policy before the network comes
-up. tests/run.sh tests the command against a fake securityfs directory,
+refuses exactly what the kernel does, and needs nothing but libc. Run
+without a file, load assembles the drop-ins of packages and of the
+administrator (policy.d) and /etc/kportreserve/policy; a systemd unit
+does so after systemd-sysctl and before the network comes up.
+tests/run.sh tests the command against a fake securityfs directory,
 tests/vm.sh against the real one, and fuzz/ fuzzes the parser with
 libFuzzer in user space.
 EOF

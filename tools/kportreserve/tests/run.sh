@@ -26,6 +26,10 @@ nospc="No space left on device"
 kept="the policy in force is unchanged"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
+# The policy files and the record of load live under this root, never in
+# the system's /etc, /usr/lib and /run.
+root=$tmp/root
+export KPORTRESERVE_ROOT="$root"
 pass=0
 fail=0
 
@@ -179,10 +183,10 @@ Try 'kportreserve --help'.
 EOF
 t "--securityfs without a directory: usage error" 2 "$K" --securityfs
 want_err <<'EOF'
-kportreserve: load: expected one policy file
+kportreserve: load: expected at most one policy file
 Try 'kportreserve --help'.
 EOF
-t "load without a file: usage error" 2 "$K" load
+t "load of two files: usage error" 2 "$K" load a b
 want_err <<'EOF'
 kportreserve: who: expected one PORT[/PROTO]
 Try 'kportreserve --help'.
@@ -244,11 +248,6 @@ want_err <<'EOF'
 EOF
 t "check - reads standard input" 1 \
 	sh -c 'printf "1 /a\n0 /b\n" | "$1" check -' sh "$K"
-want_err <<'EOF'
-kportreserve: check: no policy file given
-Try 'kportreserve --help'.
-EOF
-t "check without a file: usage error" 2 "$K" check
 
 # --- load ----------------------------------------------------------------
 
@@ -304,7 +303,7 @@ t_file "load - wrote standard input" "$fs/policy"
 # --- status --------------------------------------------------------------
 
 fake_fs "$fs"
-want <<'EOF'
+want <<EOF
 mode:        enforce
 lock:        unlocked
 generation:  3
@@ -314,6 +313,8 @@ checked:     10
 allowed:     8
 denied:      2
 would_deny:  1
+
+policy files: unknown ($root/run/kportreserve/sources: no kportreserve load recorded)
 
 PORTS      PROTO  PROGRAM
 80         tcp    /usr/sbin/nginx
@@ -328,7 +329,7 @@ t "status: settings, counters, rules and denials" 0 "$K" -s "$fs" status
 rm "$fs/mode" "$fs/lock" "$fs/denials"
 printf 'generation 9\nrules 2\nports 101\nchecked 1\nallowed 1\ndenied 0\nnew_counter 5\n' \
 	>"$fs/stats"
-want <<'EOF'
+want <<EOF
 mode:         unknown
 lock:         unknown
 generation:   9
@@ -338,6 +339,8 @@ checked:      1
 allowed:      1
 denied:       0
 new_counter:  5
+
+policy files: unknown ($root/run/kportreserve/sources: no kportreserve load recorded)
 
 PORTS      PROTO  PROGRAM
 80         tcp    /usr/sbin/nginx
@@ -353,7 +356,7 @@ fake_fs "$fs"
 : >"$fs/denials"
 echo permissive >"$fs/mode"
 echo 1 >"$fs/lock"
-want <<'EOF'
+want <<EOF
 mode:        permissive
 lock:        locked
 generation:  3
@@ -363,6 +366,8 @@ checked:     10
 allowed:     8
 denied:      2
 would_deny:  1
+
+policy files: unknown ($root/run/kportreserve/sources: no kportreserve load recorded)
 
 no reserved ports
 
@@ -386,6 +391,150 @@ kportreserve: cannot write the output: No space left on device
 EOF
 t "status to a full disk: exit 5" 5 sh -c '"$1" -s "$2" status >/dev/full' \
 	sh "$K" "$fs"
+
+# --- the policy files: policy.d and /etc/kportreserve/policy --------------
+
+# Under $root: the drop-ins of packages (usr/lib) and of the administrator
+# (etc), and the main policy, which "load" without a file assembles.
+vendor=$root/usr/lib/kportreserve/policy.d
+admin=$root/etc/kportreserve/policy.d
+main=$root/etc/kportreserve/policy
+sources=$root/run/kportreserve/sources
+# status_files: the "policy files" part of status.
+status_files() {
+	"$K" -s "$fs" status | sed -n '/^policy files/,/^$/p'
+}
+
+mkdir -p "$root/run"
+fake_fs "$fs"
+want <<'EOF'
+loaded the empty policy (no policy files): generation 3, rules 2, ports 101
+EOF
+t "load without policy files loads the empty policy" 0 "$K" -s "$fs" load
+want </dev/null
+t_file "load without policy files emptied the policy" "$fs/policy"
+want <<'EOF'
+policy files of generation 3: none, the empty policy
+
+EOF
+t "status after a load of no files: none" 0 status_files
+
+mkdir -p "$vendor" "$admin"
+printf '53 /usr/sbin/named' >"$vendor/10-bind.policy"
+printf '# nginx\n80/tcp /usr/sbin/nginx\n' >"$vendor/20-nginx.policy"
+printf '25/tcp /usr/sbin/exim4\n' >"$vendor/30-mail.policy"
+printf '587/tcp /usr/sbin/exim4\n' >"$vendor/40-submission.policy"
+printf '9000 /opt/app/bin/server\n' >"$admin/15-app.policy"
+printf '25/tcp /usr/sbin/postfix\n' >"$admin/30-mail.policy"
+printf '1 /not/a/drop-in\n' >"$admin/README"
+printf '2 /not/a/drop-in\n' >"$admin/old.policy~"
+printf '3 /not/a/drop-in\n' >"$admin/.hidden.policy"
+ln -s /dev/null "$admin/40-submission.policy"
+printf '443/tcp /usr/sbin/nginx\n' >"$main"
+fake_fs "$fs"
+want <<EOF
+loaded the policy of 5 files: generation 3, rules 2, ports 101
+  $vendor/10-bind.policy
+  $admin/15-app.policy
+  $vendor/20-nginx.policy
+  $admin/30-mail.policy
+  $main
+EOF
+t "load assembles the policy files in name order, then the policy" 0 \
+	"$K" -s "$fs" load
+want <<'EOF'
+53 /usr/sbin/named
+9000 /opt/app/bin/server
+# nginx
+80/tcp /usr/sbin/nginx
+25/tcp /usr/sbin/postfix
+443/tcp /usr/sbin/nginx
+EOF
+t_file "load wrote the files in order, /etc overriding /usr/lib by name" \
+	"$fs/policy"
+want <<EOF
+generation 3
+$vendor/10-bind.policy
+$admin/15-app.policy
+$vendor/20-nginx.policy
+$admin/30-mail.policy
+$main
+EOF
+t_file "load recorded the files and the generation" "$sources"
+want <<EOF
+policy files of generation 3:
+  $vendor/10-bind.policy
+  $admin/15-app.policy
+  $vendor/20-nginx.policy
+  $admin/30-mail.policy
+  $main
+
+EOF
+t "status names the files of the policy in force" 0 status_files
+
+counter=$tmp/count_writes.so
+t_true "the write counter builds" \
+	${CC:-cc} -shared -fPIC -O2 -Wall -Wextra -Werror \
+	-o "$counter" "$here/count_writes.c" -ldl
+fake_fs "$fs"
+rm -f "$tmp/writes"
+env LD_PRELOAD="$counter" KPR_COUNT_LOG="$tmp/writes" \
+	KPR_COUNT_PATH="$(cd "$fs" && pwd -P)/policy" \
+	ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" \
+	"$K" -s "$fs" load >/dev/null 2>&1
+want <<EOF
+open
+write $(wc -c <"$fs/policy")
+close
+EOF
+t_file "load wrote the assembled policy in one write()" "$tmp/writes"
+
+# A refused set: every bad line of every file, and nothing loaded.
+printf '80/tcp /usr/sbin/nginx\n80/tcp nginx\n' >"$vendor/20-nginx.policy"
+printf '9000 /opt/app/bin/server\n0 /x\n\n70000 /y\n' >"$admin/15-app.policy"
+fake_fs "$fs"
+want_err <<EOF
+$admin/15-app.policy:2: port must be a number from 1 to 65535
+$admin/15-app.policy:4: port must be a number from 1 to 65535
+$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>
+kportreserve: nothing was loaded; the policy in force is unchanged
+EOF
+t "a bad policy file: FILE:LINE for each error, exit 1" 1 "$K" -s "$fs" load
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "a bad policy file loaded nothing" "$fs/policy"
+want_err <<EOF
+$admin/15-app.policy:2: port must be a number from 1 to 65535
+$admin/15-app.policy:4: port must be a number from 1 to 65535
+$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>
+EOF
+t "check without a file checks the policy files" 1 "$K" check
+mkdir "$admin/50-dir.policy"
+want_err <<EOF
+$admin/15-app.policy:2: port must be a number from 1 to 65535
+$admin/15-app.policy:4: port must be a number from 1 to 65535
+$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>
+kportreserve: $admin/50-dir.policy: Is a directory
+kportreserve: nothing was loaded; the policy in force is unchanged
+EOF
+t "an unreadable policy file: exit 5, nothing loaded" 5 "$K" -s "$fs" load
+rmdir "$admin/50-dir.policy"
+printf '80/tcp /usr/sbin/nginx\n' >"$vendor/20-nginx.policy"
+printf '9000 /opt/app/bin/server\n' >"$admin/15-app.policy"
+t "check without a file: silent when the files are valid" 0 "$K" check
+
+# Another load (add, del, load FILE, a write) makes the record stale.
+sed 's/^generation .*/generation 4/' "$fs/stats" >"$fs/stats.new"
+mv "$fs/stats.new" "$fs/stats"
+want <<EOF
+policy files: unknown ($sources: those of generation 3; generation 4 is in force)
+
+EOF
+t "status after another load: the files are unknown" 0 status_files
+# The fake does not count generations: later loads must find no record.
+rm -rf "$root"
 
 # --- add and del ---------------------------------------------------------
 
@@ -457,7 +606,7 @@ added: 25/tcp /usr/sbin/exim uid=0 gid=8
 EOF
 t "add with qualifiers" 0 \
 	"$K" -s "$fs" add 25/tcp /usr/sbin/exim gid=8 uid=0
-want <<'EOF'
+want <<EOF
 mode:        enforce
 lock:        unlocked
 generation:  3
@@ -467,6 +616,8 @@ checked:     10
 allowed:     8
 denied:      2
 would_deny:  1
+
+policy files: unknown ($root/run/kportreserve/sources: no kportreserve load recorded)
 
 PORTS      PROTO  PROGRAM              QUALIFIERS
 25         tcp    /usr/sbin/exim       uid=0 gid=8
@@ -747,8 +898,23 @@ t_true "make install defaults to /usr/local" sh -c '
 	[ -f "$2/dest2/usr/local/share/man/man8/kportreserve.8" ]' sh "$src" "$tmp"
 t_true "make install puts the systemd unit beside the command" sh -c '
 	u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
-	grep -qx "ExecStart=/usr/sbin/kportreserve load /etc/kportreserve/policy" "$u" &&
+	grep -qx "ExecStart=/usr/sbin/kportreserve load" "$u" &&
 	grep -qx "Before=network-pre.target sysinit.target shutdown.target" "$u"' \
+	sh "$src" "$tmp"
+t_true "make install makes the policy.d directories" sh -c '
+	[ -d "$2/dest/etc/kportreserve/policy.d" ] &&
+	[ -d "$2/dest/usr/lib/kportreserve/policy.d" ]' sh "$src" "$tmp"
+t_true "the unit loads the files after systemd-sysctl, before network-pre" \
+	sh -c 'u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
+	grep -qx "After=local-fs.target sys-kernel-security.mount systemd-sysctl.service" "$u" &&
+	grep -qx "Wants=network-pre.target" "$u" &&
+	grep -qx "Conflicts=shutdown.target" "$u" &&
+	grep -qx "DefaultDependencies=no" "$u" &&
+	grep -qx "Type=oneshot" "$u" && grep -qx "RemainAfterExit=yes" "$u" &&
+	grep -qx "ExecReload=/usr/sbin/kportreserve load" "$u" &&
+	grep -qx "ConditionDirectoryNotEmpty=|/usr/lib/kportreserve/policy.d" "$u" &&
+	grep -qx "ConditionDirectoryNotEmpty=|/etc/kportreserve/policy.d" "$u" &&
+	grep -qx "ConditionPathExists=|/etc/kportreserve/policy" "$u"' \
 	sh "$src" "$tmp"
 if command -v systemd-analyze >/dev/null 2>&1; then
 	t_true "systemd-analyze verify accepts the unit" sh -c '

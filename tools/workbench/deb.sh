@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make deb: the Debian packages, made with Debian's own tools, in
+# build/deb/.
+#
+# kportreserve_VERSION_ARCH.deb: kportreserve(8), its man page, the
+# systemd unit and /etc/kportreserve/, from tools/kportreserve/debian
+# (debhelper, compat 13) by dpkg-buildpackage -b -us -uc in a staged copy
+# of tools/kportreserve/ and security/kportreserve/ (the parser), then
+# checked: lintian without an error or a warning, the files and conffiles
+# it holds, its maintainer scripts, and its command run from the unpacked
+# package on policy files under a fake root and a fake securityfs.
+#
+# kernel/: the distribution-shaped kernel (kernel.sh, the configured
+# build/kernel-6.12) packaged with the kernel's own "make bindeb-pkg" in
+# that same output directory. DEB_KERNEL=0 skips it: it builds a whole
+# kernel.
+#
+# Ends with "deb: N passed, N failed" (", 1 skipped" with DEB_KERNEL=0).
+. "$(dirname "$0")/lib.sh"
+
+DEB_KERNEL=${DEB_KERNEL:-1}
+out=$BUILD/deb
+log=$out/build.log
+pkgdir=$TOP/tools/kportreserve/debian
+
+# Debian's packaging tools, installed here rather than for every target.
+pkgs=(debhelper dpkg-dev fakeroot lintian)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+	say "deb: installing ${missing[*]}"
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); say "deb: ok - $1"; }
+fail() {
+	failed=$((failed + 1))
+	say "deb: FAILED - $1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/deb:   /' >&2
+}
+
+version=$(dpkg-parsechangelog -l "$pkgdir/changelog" -S Version)
+arch=$(dpkg-architecture -q DEB_HOST_ARCH)
+deb=$out/kportreserve_${version}_$arch.deb
+changes=$out/kportreserve_${version}_$arch.changes
+stage=$out/kportreserve-$version
+rm -rf "$out"
+mkdir -p "$stage/tools" "$stage/security"
+
+# The staged source: laid out as this repository, so that the command's
+# Makefile finds the parser where it always does, with debian/ on top.
+rsync -a --exclude=/debian --exclude='*.o' --exclude='*.d' \
+	--exclude=/kportreserve --exclude=/kportreserve-static \
+	"$TOP/tools/kportreserve/" "$stage/tools/kportreserve/"
+rsync -a "$TOP/security/kportreserve/" "$stage/security/kportreserve/"
+rsync -a "$pkgdir/" "$stage/debian/"
+
+say "deb: dpkg-buildpackage -b -us -uc in $stage"
+if (cd "$stage" && nice -n 19 dpkg-buildpackage -b -us -uc) >"$log" 2>&1 &&
+   [ -f "$deb" ]; then
+	pass "kportreserve $version built"
+else
+	fail "kportreserve $version built ($log)" "$(tail -20 "$log")"
+fi
+
+# lintian: no error and no warning. Info tags and the two overridden
+# ones (debian/kportreserve.lintian-overrides says why) are shown.
+lint=$(lintian --info --display-info --show-overrides "$changes" 2>&1) || true
+printf '%s\n' "$lint" >"$out/lintian.txt"
+if [ -f "$changes" ] && ! grep -q '^[EW]: ' <<<"$lint"; then
+	pass "lintian: no error, no warning"
+else
+	fail "lintian: no error, no warning" "$lint"
+fi
+[ -z "$lint" ] || printf '%s\n' "$lint" | sed 's/^/deb: lintian: /' >&2
+
+# The files, their modes and owners, as packaged.
+want_files='drwxr-xr-x root/root ./
+drwxr-xr-x root/root ./etc/
+drwxr-xr-x root/root ./etc/kportreserve/
+-rw-r--r-- root/root ./etc/kportreserve/policy
+drwxr-xr-x root/root ./etc/kportreserve/policy.d/
+drwxr-xr-x root/root ./usr/
+drwxr-xr-x root/root ./usr/lib/
+drwxr-xr-x root/root ./usr/lib/kportreserve/
+drwxr-xr-x root/root ./usr/lib/kportreserve/policy.d/
+drwxr-xr-x root/root ./usr/lib/systemd/
+drwxr-xr-x root/root ./usr/lib/systemd/system/
+-rw-r--r-- root/root ./usr/lib/systemd/system/kportreserve.service
+drwxr-xr-x root/root ./usr/sbin/
+-rwxr-xr-x root/root ./usr/sbin/kportreserve
+drwxr-xr-x root/root ./usr/share/
+drwxr-xr-x root/root ./usr/share/doc/
+drwxr-xr-x root/root ./usr/share/doc/kportreserve/
+-rw-r--r-- root/root ./usr/share/doc/kportreserve/changelog.gz
+-rw-r--r-- root/root ./usr/share/doc/kportreserve/copyright
+drwxr-xr-x root/root ./usr/share/lintian/
+drwxr-xr-x root/root ./usr/share/lintian/overrides/
+-rw-r--r-- root/root ./usr/share/lintian/overrides/kportreserve
+drwxr-xr-x root/root ./usr/share/man/
+drwxr-xr-x root/root ./usr/share/man/man8/
+-rw-r--r-- root/root ./usr/share/man/man8/kportreserve.8.gz'
+got_files=$(dpkg-deb -c "$deb" 2>&1 | awk '{ print $1, $2, $6 }')
+if [ "$got_files" = "$want_files" ]; then
+	pass "the package holds the command, man page, unit and /etc/kportreserve/"
+else
+	fail "the package holds the command, man page, unit and /etc/kportreserve/" \
+		"$(diff <(echo "$want_files") <(echo "$got_files"))"
+fi
+
+ctl=$out/control
+unpacked=$out/unpacked
+dpkg-deb -e "$deb" "$ctl" 2>/dev/null || true
+dpkg-deb -x "$deb" "$unpacked" 2>/dev/null || true
+if [ "$(cat "$ctl/conffiles" 2>/dev/null)" = /etc/kportreserve/policy ]; then
+	pass "/etc/kportreserve/policy is the one conffile"
+else
+	fail "/etc/kportreserve/policy is the one conffile" \
+		"$(cat "$ctl/conffiles" 2>&1)"
+fi
+# debhelper's enable-and-start of the unit, and the trigger that loads
+# the policy files again when a package changes a drop-in.
+if grep -q 'deb-systemd-helper.*enable.*kportreserve.service' \
+		"$ctl/postinst" 2>/dev/null &&
+   grep -q 'deb-systemd-invoke restart kportreserve.service' \
+		"$ctl/postinst" &&
+   grep -qx 'interest-noawait /usr/lib/kportreserve/policy.d' \
+		"$ctl/triggers" 2>/dev/null; then
+	pass "postinst enables the unit and loads again on a drop-in's trigger"
+else
+	fail "postinst enables the unit and loads again on a drop-in's trigger" \
+		"$(cat "$ctl/postinst" "$ctl/triggers" 2>&1 | head -40)"
+fi
+unit=$unpacked/usr/lib/systemd/system/kportreserve.service
+if grep -qx 'ExecStart=/usr/sbin/kportreserve load' "$unit" 2>/dev/null &&
+   grep -qx 'After=local-fs.target sys-kernel-security.mount systemd-sysctl.service' "$unit" &&
+   grep -qx 'Before=network-pre.target sysinit.target shutdown.target' "$unit"; then
+	pass "the packaged unit loads the policy files after systemd-sysctl, before network-pre"
+else
+	fail "the packaged unit loads the policy files after systemd-sysctl, before network-pre" \
+		"$(cat "$unit" 2>&1)"
+fi
+
+# The packaged command, run on the unpacked package as its root: a
+# package's drop-in, the administrator's override, the conffile.
+fs=$out/securityfs
+mkdir -p "$fs" "$unpacked/run"
+printf 'generation 7\nrules 0\nports 0\n' >"$fs/stats"
+: >"$fs/policy"
+echo '631/tcp /usr/sbin/cupsd' \
+	>"$unpacked/usr/lib/kportreserve/policy.d/50-cups.policy"
+echo '80/tcp /usr/sbin/nginx' \
+	>"$unpacked/usr/lib/kportreserve/policy.d/60-web.policy"
+echo '80/tcp /usr/sbin/apache2' \
+	>"$unpacked/etc/kportreserve/policy.d/60-web.policy"
+want_policy="631/tcp /usr/sbin/cupsd
+80/tcp /usr/sbin/apache2
+$(cat "$unpacked/etc/kportreserve/policy" 2>/dev/null)"
+if KPORTRESERVE_ROOT=$unpacked "$unpacked/usr/sbin/kportreserve" \
+		-s "$fs" load >"$out/load.out" 2>&1 &&
+   [ "$(cat "$fs/policy")" = "$want_policy" ] &&
+   KPORTRESERVE_ROOT=$unpacked "$unpacked/usr/sbin/kportreserve" \
+		-s "$fs" status | grep -qx 'policy files of generation 7:'; then
+	pass "the packaged command loads its policy files"
+else
+	fail "the packaged command loads its policy files" \
+		"$(cat "$out/load.out" "$fs/policy" 2>&1)"
+fi
+
+# The kernel: the distribution-shaped one that kernel.sh configures,
+# packaged by the kernel's bindeb-pkg in kernel.sh's output directory.
+# dpkg-buildpackage puts the packages beside that directory, in build/.
+if [ "$DEB_KERNEL" = 0 ]; then
+	skipped=$((skipped + 1))
+	say "deb: skipped - the kernel package (DEB_KERNEL=0)"
+else
+	kout=$(kernel_out)
+	klog=$out/kernel.log
+	mkdir -p "$out/kernel"
+	rm -f "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
+		"$BUILD"/linux-*.buildinfo
+	if "$WB_DIR/kernel.sh" >"$klog" 2>&1 &&
+	   kmake O="$kout" bindeb-pkg >>"$klog" 2>&1 &&
+	   mv "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
+		"$BUILD"/linux-*.buildinfo "$out/kernel/" &&
+	   dpkg-deb -c "$out"/kernel/linux-image-*.deb | grep -q '/boot/vmlinuz-'; then
+		pass "the kernel package from $kout (bindeb-pkg)"
+	else
+		fail "the kernel package from $kout (bindeb-pkg) ($klog)" \
+			"$(tail -20 "$klog")"
+	fi
+fi
+
+summary="deb: $passed passed, $failed failed"
+[ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" = 0 ]
