@@ -41,6 +41,7 @@ enum kpr_proto {
  * struct kpr_program - who a rule lets bind, shared by the rules that
  *                      name the same program with the same qualifiers
  * @hash: kpr_path_hash() of @path, by which the parser interns programs
+ *        and the policy numbers paths
  * @id: index of the program in its ruleset, in order of first appearance
  * @len: length of @path, without the terminating NUL
  * @uid: with KPR_QUAL_UID, the effective uid the binding task must have
