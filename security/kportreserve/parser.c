@@ -1,272 +1,219 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve policy parser: text in, rules out.
+ * kportreserve policy parser: text in, rules out, and the canonical text
+ * of the rules back. Documentation/admin-guide/LSM/kportreserve.rst
+ * describes the language.
  *
- * The parser is pure: it takes no locks, keeps no global state and uses
- * only the helpers of parser_env.h, so the same file builds in user space
- * for the admin command and the fuzzer. The language is documented in
- * Documentation/admin-guide/LSM/kportreserve.rst.
+ * The parser takes no locks and keeps no global state. kportreserve(8) and
+ * the fuzzer build this file unchanged in user space, where
+ * tools/kportreserve/include/ stands in for the kernel headers below.
  */
+
+#include <linux/bitops.h>
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/string_helpers.h>
 
 #include "parser.h"
 
-/**
- * struct kpr_field - one white-space separated field of a line
- * @s: first byte of the field
- * @len: length of the field
- */
-struct kpr_field {
-	const char *s;
-	size_t len;
+/* What separates fields. A NUL byte is refused before a line is split. */
+#define KPR_BLANKS	" \t\r\v\f"
+
+/* The ports, the program, two qualifiers, and one field too many. */
+#define KPR_MAX_FIELDS	5
+
+static const char *const proto_names[KPR_NR_PROTOS] = {
+	[KPR_PROTO_TCP] = "tcp",
+	[KPR_PROTO_UDP] = "udp",
+	[KPR_PROTO_SCTP] = "sctp",
 };
 
-static bool is_blank(char c)
+/* Decimal digits only: kstrtox takes a '+' that the policy does not. */
+static int parse_port(const char *s, u16 *port)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/**
- * split_fields() - split a line into white-space separated fields
- * @line: the line, without its newline
- * @len: length of @line
- * @fields: where to store up to @max fields
- * @max: capacity of @fields
- *
- * Return: the number of fields found, counting at most @max + 1, so that
- * a caller can tell "exactly @max" from "more than @max".
- */
-static size_t split_fields(const char *line, size_t len,
-			   struct kpr_field *fields, size_t max)
-{
-	size_t n = 0, i = 0;
-
-	while (i < len && n <= max) {
-		size_t start;
-
-		while (i < len && is_blank(line[i]))
-			i++;
-		if (i == len)
-			break;
-		start = i;
-		while (i < len && !is_blank(line[i]))
-			i++;
-		if (n < max) {
-			fields[n].s = line + start;
-			fields[n].len = i - start;
-		}
-		n++;
-	}
-	return n;
-}
-
-/**
- * parse_port() - parse a decimal port number from 1 to 65535
- * @s: the digits
- * @len: number of digits
- * @port: where to store the port
- *
- * Return: 0, or -EINVAL when @s is empty, not decimal or out of range.
- */
-static int parse_port(const char *s, size_t len, u16 *port)
-{
-	u32 value = 0;
-	size_t i;
-
-	if (!len)
+	if (!isdigit(*s) || kstrtou16(s, 10, port) || !*port)
 		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		value = value * 10 + (s[i] - '0');
-		if (value > KPR_NR_PORTS - 1)
-			return -EINVAL;
-	}
-	if (!value)
-		return -EINVAL;
-	*port = value;
 	return 0;
 }
 
 /**
  * parse_ports() - parse the PORTS[/PROTO] field of a rule
- * @f: the field
- * @rule: rule whose @first, @last and @protos are set
- * @msg: where to store what is wrong
+ * @field: the field; split in place
+ * @rule: receives the ports and protocols
  *
- * Return: 0 or -EINVAL.
+ * Return: NULL, or what is wrong with @field.
  */
-static int parse_ports(const struct kpr_field *f, struct kpr_rule *rule,
-		       const char **msg)
+static const char *parse_ports(char *field, struct kpr_rule *rule)
 {
-	const char *slash = memchr(f->s, '/', f->len);
-	size_t ports_len = slash ? (size_t)(slash - f->s) : f->len;
-	const char *dash = memchr(f->s, '-', ports_len);
+	char *proto = field, *last, *first;
+	int i;
 
-	*msg = "port must be a number from 1 to 65535";
-	if (dash) {
-		if (parse_port(f->s, dash - f->s, &rule->first) ||
-		    parse_port(dash + 1, ports_len - (dash + 1 - f->s),
-			       &rule->last))
-			return -EINVAL;
-		if (rule->first > rule->last) {
-			*msg = "reversed port range: FIRST must not exceed LAST";
-			return -EINVAL;
-		}
-	} else {
-		if (parse_port(f->s, ports_len, &rule->first))
-			return -EINVAL;
-		rule->last = rule->first;
-	}
-
+	last = strsep(&proto, "/");
+	first = strsep(&last, "-");
+	if (parse_port(first, &rule->first) ||
+	    parse_port(last ?: first, &rule->last))
+		return "port must be a number from 1 to 65535";
+	if (rule->first > rule->last)
+		return "reversed port range: FIRST must not exceed LAST";
 	rule->protos = KPR_PROTO_ALL;
-	if (slash) {
-		size_t proto_len = f->len - ports_len - 1;
-		int proto;
-
-		for (proto = 0; proto < KPR_NR_PROTOS; proto++) {
-			const char *name = kpr_proto_name(proto);
-
-			if (proto_len == strlen(name) &&
-			    !memcmp(slash + 1, name, proto_len))
-				break;
-		}
-		if (proto == KPR_NR_PROTOS) {
-			*msg = "unknown protocol: expected tcp, udp or sctp";
-			return -EINVAL;
-		}
-		rule->protos = BIT(proto);
-	}
-	return 0;
-}
-
-static bool is_octal(char c, char max)
-{
-	return c >= '0' && c <= max;
+	if (!proto)
+		return NULL;
+	i = match_string(proto_names, ARRAY_SIZE(proto_names), proto);
+	if (i < 0)
+		return "unknown protocol: expected tcp, udp or sctp";
+	rule->protos = BIT(i);
+	return NULL;
 }
 
 /**
- * decode_escape() - decode one backslash escape of a program path
- * @s: the escape, starting at its backslash
- * @len: bytes left in the field from @s on
- * @c: receives the decoded byte
- * @msg: where to store what is wrong
+ * check_escapes() - check how a program path is spelled
+ * @s: the PROGRAM field
  *
- * Return: the length of the escape, or -EINVAL.
+ * A backslash is written "\\" and a byte outside 0x21-0x7e "\ooo", so
+ * that a path is one field and reads back the same. string_unescape()
+ * takes anything, so the spelling is checked first: a raw byte outside
+ * 0x21-0x7e, any other escape and an encoded NUL are errors.
+ *
+ * Return: NULL, or what is wrong with @s.
  */
-static int decode_escape(const char *s, size_t len, unsigned char *c,
-			 const char **msg)
+static const char *check_escapes(const char *s)
 {
-	if (len >= 2 && s[1] == '\\') {
-		*c = '\\';
-		return 2;
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c <= ' ' || c > '~')
+			return "program byte outside 0x21-0x7e must be written as \\ooo";
+		if (c != '\\')
+			continue;
+		if (s[1] == '\\') {
+			s++;
+			continue;
+		}
+		/* Three octal digits, at most \377: one byte. */
+		if (s[1] < '0' || s[1] > '3' || !isodigit(s[2]) ||
+		    !isodigit(s[3]))
+			return "malformed escape in program: expected \\\\ or \\ooo";
+		if (!memcmp(s + 1, "000", 3))
+			return "program contains an encoded NUL byte";
+		s += 3;
 	}
-	if (len < 4 || !is_octal(s[1], '3') || !is_octal(s[2], '7') ||
-	    !is_octal(s[3], '7')) {
-		*msg = "malformed escape in program: expected \\\\ or \\ooo";
-		return -EINVAL;
-	}
-	*c = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-	if (!*c) {
-		*msg = "program contains an encoded NUL byte";
-		return -EINVAL;
-	}
-	return 4;
+	return NULL;
 }
 
-/**
- * decode_path() - decode a TOMOYO-encoded program path
- * @s: the encoded field
- * @len: length of @s
- * @out: buffer of at least @len + 1 bytes for the decoded, NUL-terminated path
- * @out_len: where to store the decoded length
- * @msg: where to store what is wrong
- *
- * A backslash is written "\\" and any byte outside 0x21-0x7e as "\ooo"; a
- * raw byte outside that range, any other escape and an encoded NUL are
- * errors.
- *
- * Return: 0 or -EINVAL.
- */
-static int decode_path(const char *s, size_t len, char *out, size_t *out_len,
-		       const char **msg)
+static bool ends_with(const char *s, size_t len, const char *suffix)
 {
-	size_t i = 0, o = 0;
+	size_t n = strlen(suffix);
 
-	while (i < len) {
-		unsigned char c = s[i];
-		int n = 1;
-
-		if (c <= 0x20 || c >= 0x7f) {
-			*msg = "program byte outside 0x21-0x7e must be written as \\ooo";
-			return -EINVAL;
-		}
-		if (c == '\\') {
-			n = decode_escape(s + i, len - i, &c, msg);
-			if (n < 0)
-				return n;
-		}
-		i += n;
-		out[o++] = c;
-	}
-	out[o] = '\0';
-	*out_len = o;
-	return 0;
+	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
-/**
- * path_is_canonical() - tell whether a path is spelled as the kernel does
- * @path: NUL-terminated decoded path
- * @len: its length
- *
- * d_absolute_path() never yields "//", "." or ".." components or a
- * trailing slash, so a rule spelled that way could never match: reject it
- * rather than let it reserve a port for nobody.
- *
- * Return: true if @path is absolute and canonical.
+/*
+ * d_absolute_path() never yields a "//", "." or ".." component or a
+ * trailing slash, so a rule spelled that way could never match: refuse it
+ * rather than reserve a port for nobody.
  */
 static bool path_is_canonical(const char *path, size_t len)
 {
-	size_t i;
-
-	if (len < 2 || path[0] != '/' || path[len - 1] == '/')
-		return false;
-	for (i = 0; i < len; i++) {
-		const char *c = path + i;
-		size_t rest = len - i;
-
-		if (*c != '/')
-			continue;
-		if (rest >= 2 && c[1] == '/')
-			return false;
-		if ((rest == 2 || (rest > 2 && c[2] == '/')) && c[1] == '.')
-			return false;
-		if ((rest == 3 || (rest > 3 && c[3] == '/')) && c[1] == '.' &&
-		    c[2] == '.')
-			return false;
-	}
-	return true;
+	return path[len - 1] != '/' && !strstr(path, "//") &&
+	       !strstr(path, "/./") && !strstr(path, "/../") &&
+	       !ends_with(path, len, "/.") && !ends_with(path, len, "/..");
 }
 
-/* FNV-1a: small, pure and good enough to intern program names. */
-static u32 hash_bytes(u32 h, const void *data, size_t len)
+/**
+ * decode_path() - decode the PROGRAM field of a rule
+ * @prog: receives the path, whose buffer holds strlen(@field) + 1 bytes
+ * @field: the field
+ *
+ * Return: NULL, or what is wrong with @field.
+ */
+static const char *decode_path(struct kpr_program *prog, char *field)
 {
-	const unsigned char *p = data;
-	size_t i;
+	const char *msg;
 
-	for (i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 16777619U;
+	if (!strcmp(field, KPR_KERNEL_NAME)) {
+		prog->len = strlen(KPR_KERNEL_NAME);
+		memcpy(prog->path, KPR_KERNEL_NAME, prog->len + 1);
+		prog->kernel = true;
+		return NULL;
 	}
-	return h;
+	msg = check_escapes(field);
+	if (msg)
+		return msg;
+	prog->len = string_unescape(field, prog->path, 0,
+				    UNESCAPE_OCTAL | UNESCAPE_SPECIAL);
+	if (prog->len >= KPR_PATH_MAX)
+		return "program path longer than PATH_MAX";
+	if (prog->path[0] != '/')
+		return "program must be an absolute path or <kernel>";
+	if (!path_is_canonical(prog->path, prog->len))
+		return "program path has a trailing '/', '//', '.' or '..'";
+	return NULL;
 }
 
-static u32 hash_program(const struct kpr_program *prog)
+/*
+ * At most ten digits, leading zeros included, and not 4294967295:
+ * (uid_t)-1 names no user.
+ */
+static int parse_id(const char *s, u32 *id)
 {
-	u32 h = hash_bytes(2166136261U, prog->path, prog->len);
+	if (!isdigit(*s) || strlen(s) > 10 || kstrtou32(s, 10, id) ||
+	    *id == U32_MAX)
+		return -EINVAL;
+	return 0;
+}
 
-	h = hash_bytes(h, &prog->quals, sizeof(prog->quals));
-	h = hash_bytes(h, &prog->uid, sizeof(prog->uid));
-	return hash_bytes(h, &prog->gid, sizeof(prog->gid));
+/**
+ * parse_qualifier() - parse a uid=N or gid=N field after the program
+ * @prog: the program, which receives the qualifier
+ * @field: the field
+ *
+ * Return: NULL, or what is wrong with @field.
+ */
+static const char *parse_qualifier(struct kpr_program *prog,
+				   const char *field)
+{
+	u8 qual;
+	u32 *id;
+
+	if (str_has_prefix(field, "uid=")) {
+		qual = KPR_QUAL_UID;
+		id = &prog->uid;
+	} else if (str_has_prefix(field, "gid=")) {
+		qual = KPR_QUAL_GID;
+		id = &prog->gid;
+	} else {
+		return "unknown field after the program: expected uid=N or gid=N";
+	}
+	if (prog->quals & qual)
+		return "uid= or gid= given twice";
+	if (prog->kernel)
+		return "<kernel> takes no uid= or gid=";
+	if (parse_id(field + strlen("uid="), id))
+		return "uid= and gid= take a number from 0 to 4294967294";
+	prog->quals |= qual;
+	return NULL;
+}
+
+/**
+ * kpr_path_hash() - hash a program path
+ * @path: the path; need not be NUL-terminated
+ * @len: its length
+ *
+ * The one hash over paths: the parser interns programs by it, and the
+ * policy finds the path of a binding executable by it.
+ *
+ * Return: the hash of @path.
+ */
+u32 kpr_path_hash(const char *path, size_t len)
+{
+	return jhash(path, len, 0);
 }
 
 static bool same_program(const struct kpr_program *a,
@@ -277,32 +224,35 @@ static bool same_program(const struct kpr_program *a,
 	       !memcmp(a->path, b->path, a->len);
 }
 
+/* The slot of @prog in a table of @cap slots, or the free one for it. */
+static size_t find_slot(struct kpr_program *const *progs, size_t cap,
+			const struct kpr_program *prog)
+{
+	size_t slot = jhash_3words(prog->uid, prog->gid, prog->quals,
+				   prog->hash) & (cap - 1);
+
+	while (progs[slot] && !same_program(progs[slot], prog))
+		slot = (slot + 1) & (cap - 1);
+	return slot;
+}
+
 /**
- * grow_programs() - double the program hash table of a ruleset
- * @rs: the ruleset
+ * grow_programs() - double the program table of a ruleset
+ * @rs: the ruleset; unchanged on failure
  *
- * Return: 0 or -ENOMEM; on failure @rs is unchanged.
+ * Return: 0 or -ENOMEM.
  */
 static int grow_programs(struct kpr_ruleset *rs)
 {
-	size_t cap = rs->cap_progs ? rs->cap_progs * 2 : 16;
-	struct kpr_program **progs = kpr_zalloc(cap * sizeof(*progs));
-	size_t i;
+	size_t i, cap = rs->cap_progs ? 2 * rs->cap_progs : 16;
+	struct kpr_program **progs = kvcalloc(cap, sizeof(*progs), GFP_KERNEL);
 
 	if (!progs)
 		return -ENOMEM;
-	for (i = 0; i < rs->cap_progs; i++) {
-		struct kpr_program *prog = rs->progs[i];
-		size_t slot;
-
-		if (!prog)
-			continue;
-		slot = prog->hash & (cap - 1);
-		while (progs[slot])
-			slot = (slot + 1) & (cap - 1);
-		progs[slot] = prog;
-	}
-	kpr_free(rs->progs);
+	for (i = 0; i < rs->cap_progs; i++)
+		if (rs->progs[i])
+			progs[find_slot(progs, cap, rs->progs[i])] = rs->progs[i];
+	kvfree(rs->progs);
 	rs->progs = progs;
 	rs->cap_progs = cap;
 	return 0;
@@ -320,17 +270,14 @@ static const struct kpr_program *intern_program(struct kpr_ruleset *rs,
 {
 	size_t slot;
 
-	if ((rs->nr_progs + 1) * 2 > rs->cap_progs && grow_programs(rs)) {
-		kpr_free(prog);
+	if (2 * (rs->nr_progs + 1) > rs->cap_progs && grow_programs(rs)) {
+		kvfree(prog);
 		return NULL;
 	}
-	slot = prog->hash & (rs->cap_progs - 1);
-	while (rs->progs[slot]) {
-		if (same_program(rs->progs[slot], prog)) {
-			kpr_free(prog);
-			return rs->progs[slot];
-		}
-		slot = (slot + 1) & (rs->cap_progs - 1);
+	slot = find_slot(rs->progs, rs->cap_progs, prog);
+	if (rs->progs[slot]) {
+		kvfree(prog);
+		return rs->progs[slot];
 	}
 	prog->id = rs->nr_progs++;
 	rs->progs[slot] = prog;
@@ -338,146 +285,33 @@ static const struct kpr_program *intern_program(struct kpr_ruleset *rs,
 }
 
 /**
- * parse_id() - parse the decimal value of a uid= or gid= qualifier
- * @s: the digits
- * @len: number of digits
- * @id: where to store the value
- *
- * Return: 0, or -EINVAL unless @s is a decimal number below 4294967295
- * ((uid_t)-1 names no user).
- */
-static int parse_id(const char *s, size_t len, u32 *id)
-{
-	u64 value = 0;
-	size_t i;
-
-	if (!len || len > 10)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		value = value * 10 + (s[i] - '0');
-	}
-	if (value >= 0xffffffffULL)
-		return -EINVAL;
-	*id = value;
-	return 0;
-}
-
-/**
- * parse_qualifier() - parse a uid=N or gid=N field after the program
- * @prog: the program being built, which receives the qualifier
- * @f: the field
- * @msg: where to store what is wrong
- *
- * Return: 0 or -EINVAL.
- */
-static int parse_qualifier(struct kpr_program *prog, const struct kpr_field *f,
-			   const char **msg)
-{
-	u8 qual;
-	u32 *id;
-
-	if (f->len >= 4 && !memcmp(f->s, "uid=", 4)) {
-		qual = KPR_QUAL_UID;
-		id = &prog->uid;
-	} else if (f->len >= 4 && !memcmp(f->s, "gid=", 4)) {
-		qual = KPR_QUAL_GID;
-		id = &prog->gid;
-	} else {
-		*msg = "unknown field after the program: expected uid=N or gid=N";
-		return -EINVAL;
-	}
-	if (prog->quals & qual) {
-		*msg = "uid= or gid= given twice";
-		return -EINVAL;
-	}
-	if (prog->kernel) {
-		*msg = "<kernel> takes no uid= or gid=";
-		return -EINVAL;
-	}
-	if (parse_id(f->s + 4, f->len - 4, id)) {
-		*msg = "uid= and gid= take a number from 0 to 4294967294";
-		return -EINVAL;
-	}
-	prog->quals |= qual;
-	return 0;
-}
-
-/**
- * decode_program() - decode the PROGRAM field of a rule
- * @f: the field
- * @msg: where to store what is wrong
- * @err: receives the error when NULL is returned
- *
- * Return: a new program without qualifiers, to free with kpr_free(), or
- * NULL with @err set to -EINVAL or -ENOMEM.
- */
-static struct kpr_program *decode_program(const struct kpr_field *f,
-					  const char **msg, int *err)
-{
-	const size_t kernel_len = sizeof(KPR_KERNEL_NAME) - 1;
-	struct kpr_program *prog;
-	size_t len;
-
-	*err = -ENOMEM;
-	prog = kpr_zalloc(sizeof(*prog) + f->len + 1);
-	if (!prog)
-		return NULL;
-	if (f->len == kernel_len && !memcmp(f->s, KPR_KERNEL_NAME, kernel_len)) {
-		memcpy(prog->path, KPR_KERNEL_NAME, kernel_len + 1);
-		prog->len = kernel_len;
-		prog->kernel = true;
-		return prog;
-	}
-	*err = decode_path(f->s, f->len, prog->path, &len, msg);
-	if (!*err && len >= KPR_PATH_MAX) {
-		*msg = "program path longer than PATH_MAX";
-		*err = -EINVAL;
-	} else if (!*err && prog->path[0] != '/') {
-		*msg = "program must be an absolute path or <kernel>";
-		*err = -EINVAL;
-	} else if (!*err && !path_is_canonical(prog->path, len)) {
-		*msg = "program path has a trailing '/', '//', '.' or '..'";
-		*err = -EINVAL;
-	}
-	if (*err) {
-		kpr_free(prog);
-		return NULL;
-	}
-	prog->len = len;
-	return prog;
-}
-
-/**
  * parse_program() - parse the PROGRAM field of a rule and its qualifiers
- * @rs: ruleset that owns the program
- * @f: the program field, followed by @nr_quals qualifier fields
- * @nr_quals: number of uid= and gid= fields
- * @rule: rule whose @prog is set
- * @msg: where to store what is wrong
+ * @rs: the ruleset that owns the programs
+ * @field: the program field and its qualifier fields
+ * @n: number of entries in @field
+ * @rule: rule whose program is set
+ * @msg: receives what is wrong
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
-static int parse_program(struct kpr_ruleset *rs, const struct kpr_field *f,
-			 size_t nr_quals, struct kpr_rule *rule,
+static int parse_program(struct kpr_ruleset *rs, char **field,
+			 unsigned int n, struct kpr_rule *rule,
 			 const char **msg)
 {
 	struct kpr_program *prog;
-	size_t i;
-	int err;
+	unsigned int i;
 
-	prog = decode_program(f, msg, &err);
+	prog = kvzalloc(sizeof(*prog) + strlen(field[0]) + 1, GFP_KERNEL);
 	if (!prog)
-		return err;
-	for (i = 1; i <= nr_quals; i++) {
-		err = parse_qualifier(prog, &f[i], msg);
-		if (err) {
-			kpr_free(prog);
-			return err;
-		}
+		return -ENOMEM;
+	*msg = decode_path(prog, field[0]);
+	for (i = 1; i < n && !*msg; i++)
+		*msg = parse_qualifier(prog, field[i]);
+	if (*msg) {
+		kvfree(prog);
+		return -EINVAL;
 	}
-	prog->hash = hash_program(prog);
+	prog->hash = kpr_path_hash(prog->path, prog->len);
 	rule->prog = intern_program(rs, prog);
 	return rule->prog ? 0 : -ENOMEM;
 }
@@ -486,7 +320,7 @@ static int parse_program(struct kpr_ruleset *rs, const struct kpr_field *f,
  * append_rule() - add a rule to a ruleset
  * @rs: the ruleset
  * @rule: the rule to copy
- * @msg: where to store what is wrong
+ * @msg: receives what is wrong
  *
  * Return: 0, -E2BIG past KPR_POLICY_MAX_RULES, or -ENOMEM.
  */
@@ -494,21 +328,20 @@ static int append_rule(struct kpr_ruleset *rs, const struct kpr_rule *rule,
 		       const char **msg)
 {
 	if (rs->nr_rules == rs->cap_rules) {
-		size_t cap = rs->cap_rules ? rs->cap_rules * 2 : 16;
+		size_t cap = rs->cap_rules ? 2 * rs->cap_rules : 16;
 		struct kpr_rule *rules;
 
 		if (rs->nr_rules >= KPR_POLICY_MAX_RULES) {
 			*msg = "too many rules (the limit is 1048576)";
 			return -E2BIG;
 		}
-		if (cap > KPR_POLICY_MAX_RULES)
-			cap = KPR_POLICY_MAX_RULES;
-		rules = kpr_zalloc(cap * sizeof(*rules));
+		cap = min(cap, (size_t)KPR_POLICY_MAX_RULES);
+		rules = kvcalloc(cap, sizeof(*rules), GFP_KERNEL);
 		if (!rules)
 			return -ENOMEM;
 		if (rs->nr_rules)
 			memcpy(rules, rs->rules, rs->nr_rules * sizeof(*rules));
-		kpr_free(rs->rules);
+		kvfree(rs->rules);
 		rs->rules = rules;
 		rs->cap_rules = cap;
 	}
@@ -516,53 +349,53 @@ static int append_rule(struct kpr_ruleset *rs, const struct kpr_rule *rule,
 	return 0;
 }
 
+/* Split @line at blanks into at most @max fields; return how many. */
+static unsigned int split_fields(char *line, char **field, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (line && n < max) {
+		field[n] = strsep(&line, KPR_BLANKS);
+		if (*field[n])
+			n++;
+	}
+	return n;
+}
+
 /**
- * parse_line() - parse one line of a policy into @rs
+ * parse_line() - parse one line of a policy into a ruleset
  * @rs: the ruleset that receives the rule
- * @line: the line, without its newline; not NUL-terminated
+ * @line: the line without its newline, NUL-terminated; split in place
  * @len: length of @line
- * @msg: where to store what is wrong
+ * @msg: receives what is wrong
  *
  * Return: 0 (also for blank and comment lines), -EINVAL, -E2BIG or -ENOMEM.
  */
-static int parse_line(struct kpr_ruleset *rs, const char *line, size_t len,
+static int parse_line(struct kpr_ruleset *rs, char *line, size_t len,
 		      const char **msg)
 {
-	struct kpr_field fields[4];
+	char *field[KPR_MAX_FIELDS];
 	struct kpr_rule rule;
-	size_t n;
+	unsigned int n;
 	int err;
 
-	/*
-	 * Length first: a line fed in pieces is refused by its length before
-	 * its bytes are seen (kpr_parser_feed()), and a line must get the
-	 * same error however it was written.
-	 */
-	if (len > KPR_LINE_MAX) {
-		*msg = "line too long";
-		return -EINVAL;
-	}
-	if (memchr(line, '\0', len)) {
+	if (strlen(line) != len) {
 		*msg = "NUL byte in policy";
 		return -EINVAL;
 	}
-	n = split_fields(line, len, fields, ARRAY_SIZE(fields));
-	if (!n || fields[0].s[0] == '#')
+	n = split_fields(line, field, ARRAY_SIZE(field));
+	if (!n || field[0][0] == '#')
 		return 0;
-	if (n == 1) {
+	if (n == 1)
 		*msg = "missing program after the ports";
-		return -EINVAL;
-	}
-	if (n > ARRAY_SIZE(fields)) {
+	else if (n == ARRAY_SIZE(field))
 		*msg = "extra field after the program and its uid= and gid=";
+	else
+		*msg = parse_ports(field[0], &rule);
+	if (*msg)
 		return -EINVAL;
-	}
-	err = parse_ports(&fields[0], &rule, msg);
-	if (!err)
-		err = parse_program(rs, &fields[1], n - 2, &rule, msg);
-	if (!err)
-		err = append_rule(rs, &rule, msg);
-	return err;
+	err = parse_program(rs, field + 1, n - 1, &rule, msg);
+	return err ?: append_rule(rs, &rule, msg);
 }
 
 /**
@@ -571,8 +404,7 @@ static int parse_line(struct kpr_ruleset *rs, const char *line, size_t len,
  */
 void kpr_parser_init(struct kpr_parser *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->line = 1;
+	*p = (struct kpr_parser){ .line = 1 };
 }
 
 static int parser_fail(struct kpr_parser *p, int err, const char *msg)
@@ -583,36 +415,54 @@ static int parser_fail(struct kpr_parser *p, int err, const char *msg)
 	return err;
 }
 
-static int parser_line(struct kpr_parser *p, const char *line, size_t len)
-{
-	const char *msg = NULL;
-	int err = parse_line(&p->rs, line, len, &msg);
-
-	if (err)
-		return parser_fail(p, err, msg);
-	p->line++;
-	return 0;
-}
-
 /**
- * stash() - keep the start of a line whose newline has not arrived yet
+ * stash() - add bytes to the line being collected
  * @p: the parser
- * @s: bytes of the line
+ * @s: the bytes
  * @len: number of bytes
+ *
+ * Lines are parsed from a buffer of the parser's own, which strsep() may
+ * write to, whether or not they arrived in one piece; a line is refused by
+ * its length as soon as it grows too long. The buffer grows with the
+ * longest line, as most are short.
  *
  * Return: 0, or an error when the line grows past KPR_LINE_MAX.
  */
 static int stash(struct kpr_parser *p, const char *s, size_t len)
 {
+	size_t size, need = p->pending_len + len + 1;
+	char *buf;
+
 	if (len > KPR_LINE_MAX - p->pending_len)
 		return parser_fail(p, -EINVAL, "line too long");
-	if (!p->pending) {
-		p->pending = kpr_zalloc(KPR_LINE_MAX);
-		if (!p->pending)
+	if (need > p->pending_size) {
+		size = max_t(size_t, need, 2 * p->pending_size + 256);
+		size = min_t(size_t, size, KPR_LINE_MAX + 1);
+		buf = kvmalloc(size, GFP_KERNEL);
+		if (!buf)
 			return parser_fail(p, -ENOMEM, NULL);
+		if (p->pending_len)
+			memcpy(buf, p->pending, p->pending_len);
+		kvfree(p->pending);
+		p->pending = buf;
+		p->pending_size = size;
 	}
 	memcpy(p->pending + p->pending_len, s, len);
 	p->pending_len += len;
+	p->pending[p->pending_len] = '\0';
+	return 0;
+}
+
+/* Parse the collected line, then start the next one. */
+static int parse_pending(struct kpr_parser *p)
+{
+	const char *msg = NULL;
+	int err = parse_line(&p->rs, p->pending, p->pending_len, &msg);
+
+	p->pending_len = 0;
+	if (err)
+		return parser_fail(p, err, msg);
+	p->line++;
 	return 0;
 }
 
@@ -641,26 +491,19 @@ int kpr_parser_feed(struct kpr_parser *p, const char *buf, size_t len)
 
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
-		size_t chunk = nl ? (size_t)(nl - buf) : len;
-		int err;
+		size_t n = nl ? (size_t)(nl - buf) : len;
+		int err = stash(p, buf, n);
 
-		if (!nl)
-			return stash(p, buf, chunk);
-		if (p->pending_len) {
-			err = stash(p, buf, chunk);
-			if (!err)
-				err = parser_line(p, p->pending, p->pending_len);
-			p->pending_len = 0;
-		} else {
-			err = parser_line(p, buf, chunk);
-		}
+		if (err || !nl)
+			return err;
+		err = parse_pending(p);
 		if (err)
 			return err;
-		buf += chunk + 1;
-		len -= chunk + 1;
+		buf += n + 1;
+		len -= n + 1;
 		/* One write may carry a million lines. */
 		if (!(p->line % 1024))
-			kpr_yield();
+			cond_resched();
 	}
 	return 0;
 }
@@ -676,18 +519,13 @@ int kpr_parser_feed(struct kpr_parser *p, const char *buf, size_t len)
  */
 int kpr_parser_finish(struct kpr_parser *p)
 {
-	int err = p->error;
-
-	if (err || p->finished)
-		return err;
-	if (p->pending_len) {
-		err = parser_line(p, p->pending, p->pending_len);
-		p->pending_len = 0;
-		if (err)
-			return err;
-	}
-	kpr_free(p->pending);
+	if (p->error || p->finished)
+		return p->error;
+	if (p->pending_len && parse_pending(p))
+		return p->error;
+	kvfree(p->pending);
 	p->pending = NULL;
+	p->pending_size = 0;
 	kpr_ruleset_canonicalize(&p->rs);
 	p->finished = true;
 	return 0;
@@ -698,8 +536,9 @@ int kpr_parser_finish(struct kpr_parser *p)
  * @p: the parser
  *
  * For a writer that closes a policy file that others still hold: the line
- * may yet be continued, so it stays pending, but a line that is bad as it
- * stands fails the parser as kpr_parser_finish() would.
+ * may yet be continued, so it stays pending, and a copy of it is parsed;
+ * a line that is bad as it stands fails the parser as kpr_parser_finish()
+ * would.
  *
  * Return: 0 or the first error, as kpr_parser_feed().
  */
@@ -707,11 +546,16 @@ int kpr_parser_check_pending(struct kpr_parser *p)
 {
 	struct kpr_ruleset scratch = {};
 	const char *msg = NULL;
+	char *line;
 	int err;
 
 	if (p->error || p->finished || !p->pending_len)
 		return p->error;
-	err = parse_line(&scratch, p->pending, p->pending_len, &msg);
+	line = kmemdup_nul(p->pending, p->pending_len, GFP_KERNEL);
+	if (!line)
+		return parser_fail(p, -ENOMEM, NULL);
+	err = parse_line(&scratch, line, p->pending_len, &msg);
+	kfree(line);
 	kpr_ruleset_destroy(&scratch);
 	return err ? parser_fail(p, err, msg) : 0;
 }
@@ -734,9 +578,10 @@ void kpr_parser_take(struct kpr_parser *p, struct kpr_ruleset *rs)
 void kpr_parser_destroy(struct kpr_parser *p)
 {
 	kpr_ruleset_destroy(&p->rs);
-	kpr_free(p->pending);
+	kvfree(p->pending);
 	p->pending = NULL;
 	p->pending_len = 0;
+	p->pending_size = 0;
 }
 
 /**
@@ -756,9 +601,7 @@ int kpr_parse_policy(const char *text, size_t len, struct kpr_ruleset *rs,
 	int err;
 
 	kpr_parser_init(&p);
-	err = kpr_parser_feed(&p, text, len);
-	if (!err)
-		err = kpr_parser_finish(&p);
+	err = kpr_parser_feed(&p, text, len) ?: kpr_parser_finish(&p);
 	if (err) {
 		*error_line = p.error_line;
 		*error_msg = p.error_msg;
@@ -770,7 +613,7 @@ int kpr_parse_policy(const char *text, size_t len, struct kpr_ruleset *rs,
 }
 
 /* Canonical protocol order: all protocols, then tcp, udp and sctp. */
-static unsigned int proto_rank(u8 protos)
+static int proto_rank(u8 protos)
 {
 	return protos == KPR_PROTO_ALL ? 0 : protos;
 }
@@ -779,22 +622,15 @@ static unsigned int proto_rank(u8 protos)
 static int compare_programs(const struct kpr_program *x,
 			    const struct kpr_program *y)
 {
-	size_t len;
-	int diff;
-
 	if (x == y)
 		return 0;
-	len = x->len < y->len ? x->len : y->len;
-	diff = memcmp(x->path, y->path, len + 1);
-	if (diff)
-		return diff < 0 ? -1 : 1;
+	if (strcmp(x->path, y->path))
+		return strcmp(x->path, y->path);
 	if (x->quals != y->quals)
 		return x->quals < y->quals ? -1 : 1;
 	if (x->uid != y->uid)
 		return x->uid < y->uid ? -1 : 1;
-	if (x->gid != y->gid)
-		return x->gid < y->gid ? -1 : 1;
-	return 0;
+	return x->gid < y->gid ? -1 : x->gid > y->gid;
 }
 
 static int compare_rules(const void *a, const void *b)
@@ -802,11 +638,11 @@ static int compare_rules(const void *a, const void *b)
 	const struct kpr_rule *x = a, *y = b;
 
 	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
+		return x->first - y->first;
 	if (x->last != y->last)
-		return x->last < y->last ? -1 : 1;
+		return x->last - y->last;
 	if (x->protos != y->protos)
-		return proto_rank(x->protos) < proto_rank(y->protos) ? -1 : 1;
+		return proto_rank(x->protos) - proto_rank(y->protos);
 	return compare_programs(x->prog, y->prog);
 }
 
@@ -822,11 +658,10 @@ void kpr_ruleset_canonicalize(struct kpr_ruleset *rs)
 
 	if (!rs->nr_rules)
 		return;
-	kpr_sort(rs->rules, rs->nr_rules, sizeof(*rs->rules), compare_rules);
-	for (i = 1; i < rs->nr_rules; i++) {
+	sort(rs->rules, rs->nr_rules, sizeof(*rs->rules), compare_rules, NULL);
+	for (i = 1; i < rs->nr_rules; i++)
 		if (compare_rules(&rs->rules[out], &rs->rules[i]))
 			rs->rules[++out] = rs->rules[i];
-	}
 	rs->nr_rules = out + 1;
 }
 
@@ -844,94 +679,59 @@ struct kpr_out {
 
 static void out_bytes(struct kpr_out *o, const char *s, size_t n)
 {
-	if (o->len < o->size) {
-		size_t room = o->size - o->len;
-
-		memcpy(o->buf + o->len, s, n < room ? n : room);
-	}
+	if (o->len < o->size)
+		memcpy(o->buf + o->len, s, min(n, o->size - o->len));
 	o->len += n;
 }
 
-static void out_char(struct kpr_out *o, char c)
-{
-	out_bytes(o, &c, 1);
-}
-
-static void out_number(struct kpr_out *o, u32 n)
-{
-	char digits[10];
-	int i = 0;
-
-	do {
-		digits[i++] = '0' + n % 10;
-		n /= 10;
-	} while (n);
-	while (i)
-		out_char(o, digits[--i]);
-}
-
+/*
+ * The spelling check_escapes() accepts. string_escape_mem() cannot write
+ * a backslash as "\\" and every other byte as "\ooo" at the same time.
+ */
 static void out_path(struct kpr_out *o, const char *path, size_t len)
 {
+	char esc[sizeof("\\ooo")];
 	size_t i;
 
 	for (i = 0; i < len; i++) {
 		unsigned char c = path[i];
 
-		if (c == '\\') {
+		if (c == '\\')
 			out_bytes(o, "\\\\", 2);
-		} else if (c > 0x20 && c < 0x7f) {
-			out_char(o, c);
-		} else {
-			out_char(o, '\\');
-			out_char(o, '0' + (c >> 6));
-			out_char(o, '0' + ((c >> 3) & 7));
-			out_char(o, '0' + (c & 7));
-		}
+		else if (c > ' ' && c <= '~')
+			out_bytes(o, &path[i], 1);
+		else
+			out_bytes(o, esc, scnprintf(esc, sizeof(esc), "\\%03o", c));
 	}
 }
 
 static void out_program(struct kpr_out *o, const struct kpr_program *prog)
 {
-	if (prog->kernel)
-		out_bytes(o, prog->path, prog->len);
-	else
-		out_path(o, prog->path, prog->len);
-	if (prog->quals & KPR_QUAL_UID) {
-		out_bytes(o, " uid=", 5);
-		out_number(o, prog->uid);
-	}
-	if (prog->quals & KPR_QUAL_GID) {
-		out_bytes(o, " gid=", 5);
-		out_number(o, prog->gid);
-	}
-}
+	char quals[sizeof(" uid=4294967295 gid=4294967295")];
+	int n = 0;
 
-/* The protocol of a rule that names one. */
-static enum kpr_proto first_proto(u8 protos)
-{
-	enum kpr_proto proto = 0;
-
-	while (!(protos & BIT(proto)))
-		proto++;
-	return proto;
+	out_path(o, prog->path, prog->len);
+	if (prog->quals & KPR_QUAL_UID)
+		n += scnprintf(quals + n, sizeof(quals) - n, " uid=%u", prog->uid);
+	if (prog->quals & KPR_QUAL_GID)
+		n += scnprintf(quals + n, sizeof(quals) - n, " gid=%u", prog->gid);
+	out_bytes(o, quals, n);
 }
 
 static void out_rule(struct kpr_out *o, const struct kpr_rule *rule)
 {
-	out_number(o, rule->first);
-	if (rule->last != rule->first) {
-		out_char(o, '-');
-		out_number(o, rule->last);
-	}
-	if (rule->protos != KPR_PROTO_ALL) {
-		const char *name = kpr_proto_name(first_proto(rule->protos));
+	char ports[sizeof("65535-65535/sctp")];
+	int n = scnprintf(ports, sizeof(ports), "%u", rule->first);
 
-		out_char(o, '/');
-		out_bytes(o, name, strlen(name));
-	}
-	out_char(o, ' ');
+	if (rule->last != rule->first)
+		n += scnprintf(ports + n, sizeof(ports) - n, "-%u", rule->last);
+	if (rule->protos != KPR_PROTO_ALL)
+		n += scnprintf(ports + n, sizeof(ports) - n, "/%s",
+			       proto_names[__ffs(rule->protos)]);
+	out_bytes(o, ports, n);
+	out_bytes(o, " ", 1);
 	out_program(o, rule->prog);
-	out_char(o, '\n');
+	out_bytes(o, "\n", 1);
 }
 
 /**
@@ -1002,13 +802,7 @@ size_t kpr_format_path(const char *path, size_t len, char *buf, size_t size)
  */
 const char *kpr_proto_name(enum kpr_proto proto)
 {
-	static const char *const names[KPR_NR_PROTOS] = {
-		[KPR_PROTO_TCP] = "tcp",
-		[KPR_PROTO_UDP] = "udp",
-		[KPR_PROTO_SCTP] = "sctp",
-	};
-
-	return names[proto];
+	return proto_names[proto];
 }
 
 /**
@@ -1020,11 +814,11 @@ void kpr_ruleset_destroy(struct kpr_ruleset *rs)
 	size_t i;
 
 	for (i = 0; i < rs->cap_progs; i++) {
-		kpr_free(rs->progs[i]);
+		kvfree(rs->progs[i]);
 		if (!(i % 1024))
-			kpr_yield();
+			cond_resched();
 	}
-	kpr_free(rs->progs);
-	kpr_free(rs->rules);
+	kvfree(rs->progs);
+	kvfree(rs->rules);
 	memset(rs, 0, sizeof(*rs));
 }

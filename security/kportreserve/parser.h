@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kportreserve policy language: the pure parser's interface.
+ * kportreserve policy language: the parser's interface.
  *
- * This header and parser.c build both in the kernel and in user space
- * (the admin command and the fuzzer), so they use only the few services
- * declared in parser_env.h.
+ * This header and parser.c also build in user space, for kportreserve(8)
+ * and the fuzzer, against the stand-ins for the kernel headers they
+ * include in tools/kportreserve/include/.
  */
 #ifndef _SECURITY_KPORTRESERVE_PARSER_H
 #define _SECURITY_KPORTRESERVE_PARSER_H
 
-#ifdef __KERNEL__
-#include "parser_env.h"
-#else
-#include "kpr_user_env.h"
-#endif
+#include <linux/bits.h>
+#include <linux/types.h>
 
 /* Protocols a rule can name; a rule without one covers all of them. */
 enum kpr_proto {
@@ -43,7 +40,8 @@ enum kpr_proto {
 /**
  * struct kpr_program - who a rule lets bind, shared by the rules that
  *                      name the same program with the same qualifiers
- * @hash: FNV-1a hash of @path and the qualifiers, to intern equal programs
+ * @hash: kpr_path_hash() of @path, by which the parser interns programs
+ *        and the policy numbers paths
  * @id: index of the program in its ruleset, in order of first appearance
  * @len: length of @path, without the terminating NUL
  * @uid: with KPR_QUAL_UID, the effective uid the binding task must have
@@ -98,8 +96,10 @@ struct kpr_ruleset {
 /**
  * struct kpr_parser - state of a policy arriving in pieces
  * @rs: the rules parsed so far
- * @pending: the start of a line whose newline has not arrived yet
- * @pending_len: bytes in @pending
+ * @pending: the line being collected until its newline arrives,
+ *           NUL-terminated
+ * @pending_len: bytes in @pending, without the NUL
+ * @pending_size: allocated size of @pending, at most KPR_LINE_MAX + 1
  * @bytes: policy bytes fed so far
  * @line: number of the line being parsed (1-based)
  * @error: 0, or the negative errno of the first error; sticky
@@ -111,6 +111,7 @@ struct kpr_parser {
 	struct kpr_ruleset rs;
 	char *pending;
 	size_t pending_len;
+	size_t pending_size;
 	size_t bytes;
 	unsigned int line;
 	int error;
@@ -138,5 +139,6 @@ size_t kpr_format_program(const struct kpr_program *prog, char *buf,
 			  size_t size);
 size_t kpr_format_path(const char *path, size_t len, char *buf, size_t size);
 const char *kpr_proto_name(enum kpr_proto proto);
+u32 kpr_path_hash(const char *path, size_t len);
 
 #endif /* _SECURITY_KPORTRESERVE_PARSER_H */

@@ -10,7 +10,6 @@
  */
 
 #include <crypto/sha2.h>
-#include <linux/jhash.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
@@ -144,10 +143,10 @@ static int reserve_ports(struct kpr_policy *pol, enum kpr_proto proto,
 	return 0;
 }
 
-static u32 path_slot(const struct kpr_policy *pol, const char *path,
-		     size_t len)
+static u32 path_slot(const struct kpr_policy *pol, u32 hash,
+		     const char *path, size_t len)
 {
-	u32 slot = jhash(path, len, 0) & pol->paths_mask;
+	u32 slot = hash & pol->paths_mask;
 
 	while (pol->paths[slot] && (pol->paths[slot]->len != len ||
 				    memcmp(pol->paths[slot]->path, path, len)))
@@ -161,7 +160,8 @@ static u32 path_slot(const struct kpr_policy *pol, const char *path,
  *
  * Programs that differ only in their qualifiers share a path. The bind
  * hook looks the caller's path up once per executable and policy
- * (kpr_policy_path_id()) and compares numbers from then on.
+ * (kpr_policy_path_id()) and compares numbers from then on. The table is
+ * keyed by the hash the parser gave each program's path.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -182,7 +182,7 @@ static int build_paths(struct kpr_policy *pol)
 
 		if (!prog)
 			continue;
-		slot = path_slot(pol, prog->path, prog->len);
+		slot = path_slot(pol, prog->hash, prog->path, prog->len);
 		if (!pol->paths[slot])
 			pol->paths[slot] = prog;
 		pol->path_of[prog->id] = pol->paths[slot]->id;
@@ -202,9 +202,9 @@ static int build_paths(struct kpr_policy *pol)
 u32 kpr_policy_path_id(const struct kpr_policy *pol, const char *path,
 		       size_t len)
 {
-	const struct kpr_program *prog = pol->paths[path_slot(pol, path, len)];
+	u32 slot = path_slot(pol, kpr_path_hash(path, len), path, len);
 
-	return prog ? prog->id : KPR_NO_PATH;
+	return pol->paths[slot] ? pol->paths[slot]->id : KPR_NO_PATH;
 }
 
 static size_t collect_events(const struct kpr_ruleset *rs,
