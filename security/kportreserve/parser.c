@@ -756,25 +756,6 @@ size_t kpr_ruleset_format(const struct kpr_ruleset *rs, char *buf, size_t size)
 }
 
 /**
- * kpr_format_program() - write a program as a policy spells it
- * @prog: the program
- * @buf: the buffer, or NULL with @size 0 to measure
- * @size: size of @buf
- *
- * Writes the name and its qualifiers, if any.
- *
- * Return: the length of the text, which may exceed @size; not NUL-terminated.
- */
-size_t kpr_format_program(const struct kpr_program *prog, char *buf,
-			  size_t size)
-{
-	struct kpr_out o = { .buf = buf, .size = size };
-
-	out_program(&o, prog);
-	return o.len;
-}
-
-/**
  * kpr_format_path() - escape a path as a policy spells program names
  * @path: the path; need not be NUL-terminated
  * @len: its length

@@ -135,8 +135,6 @@ size_t kpr_ruleset_format(const struct kpr_ruleset *rs, char *buf,
 			  size_t size);
 void kpr_ruleset_destroy(struct kpr_ruleset *rs);
 
-size_t kpr_format_program(const struct kpr_program *prog, char *buf,
-			  size_t size);
 size_t kpr_format_path(const char *path, size_t len, char *buf, size_t size);
 const char *kpr_proto_name(enum kpr_proto proto);
 u32 kpr_path_hash(const char *path, size_t len);
