@@ -495,8 +495,10 @@ for p in "${patches[@]}"; do
 		# kportreserve(8) defines __printf() for itself, as user
 		# space code in tools/ does (tools/include/linux/compiler.h):
 		# the kernel macro that checkpatch points to is not there.
-		# libFuzzer calls LLVMFuzzerTestOneInput() by that name.
-		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE ;;
+		# libFuzzer calls LLVMFuzzerTestOneInput() by that name. The
+		# user-space stand-ins for the parser's kernel headers define
+		# u8..u64, as tools/include/linux/types.h does.
+		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,NEW_TYPEDEFS ;;
 	*-security-add-the-kportreserve-lsm*|*kportreserve-LSM*)
 		# -ENOSYS is how a task_prctl hook says "not mine" to the
 		# LSM framework, as cap_task_prctl() and yama_task_prctl() do.

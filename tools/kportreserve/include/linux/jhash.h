@@ -11,27 +11,29 @@
 #include <linux/bitops.h>
 #include <linux/types.h>
 
-/* __jhash_mix - mix 3 32-bit values reversibly. */
-#define __jhash_mix(a, b, c)			\
-{						\
-	a -= c;  a ^= rol32(c, 4);  c += b;	\
-	b -= a;  b ^= rol32(a, 6);  a += c;	\
-	c -= b;  c ^= rol32(b, 8);  b += a;	\
-	a -= c;  a ^= rol32(c, 16); c += b;	\
-	b -= a;  b ^= rol32(a, 19); a += c;	\
-	c -= b;  c ^= rol32(b, 4);  b += a;	\
+/*
+ * __jhash_mix() and __jhash_final() of the kernel, as functions rather
+ * than macros: the same arithmetic on the same three values.
+ */
+static inline void __kpr_jhash_mix(u32 *a, u32 *b, u32 *c)
+{
+	*a -= *c;  *a ^= rol32(*c, 4);  *c += *b;
+	*b -= *a;  *b ^= rol32(*a, 6);  *a += *c;
+	*c -= *b;  *c ^= rol32(*b, 8);  *b += *a;
+	*a -= *c;  *a ^= rol32(*c, 16); *c += *b;
+	*b -= *a;  *b ^= rol32(*a, 19); *a += *c;
+	*c -= *b;  *c ^= rol32(*b, 4);  *b += *a;
 }
 
-/* __jhash_final - final mixing of 3 32-bit values (a,b,c) into c */
-#define __jhash_final(a, b, c)			\
-{						\
-	c ^= b; c -= rol32(b, 14);		\
-	a ^= c; a -= rol32(c, 11);		\
-	b ^= a; b -= rol32(a, 25);		\
-	c ^= b; c -= rol32(b, 16);		\
-	a ^= c; a -= rol32(c, 4);		\
-	b ^= a; b -= rol32(a, 14);		\
-	c ^= b; c -= rol32(b, 24);		\
+static inline void __kpr_jhash_final(u32 *a, u32 *b, u32 *c)
+{
+	*c ^= *b; *c -= rol32(*b, 14);
+	*a ^= *c; *a -= rol32(*c, 11);
+	*b ^= *a; *b -= rol32(*a, 25);
+	*c ^= *b; *c -= rol32(*b, 16);
+	*a ^= *c; *a -= rol32(*c, 4);
+	*b ^= *a; *b -= rol32(*a, 14);
+	*c ^= *b; *c -= rol32(*b, 24);
 }
 
 /* An arbitrary initial parameter */
@@ -48,41 +50,40 @@ static inline u32 __get_unaligned_cpu32(const void *p)
 
 static inline u32 jhash(const void *key, u32 length, u32 initval)
 {
-	u32 a, b, c;
+	u32 a, b, c, i;
 	const u8 *k = key;
 
 	/* Set up the internal state */
-	a = b = c = JHASH_INITVAL + length + initval;
+	a = JHASH_INITVAL + length + initval;
+	b = a;
+	c = a;
 
 	/* All but the last block: affect some 32 bits of (a,b,c) */
 	while (length > 12) {
 		a += __get_unaligned_cpu32(k);
 		b += __get_unaligned_cpu32(k + 4);
 		c += __get_unaligned_cpu32(k + 8);
-		__jhash_mix(a, b, c);
+		__kpr_jhash_mix(&a, &b, &c);
 		length -= 12;
 		k += 12;
 	}
-	/* Last block: affect all 32 bits of (c) */
-	switch (length) {
-	case 12: c += (u32)k[11] << 24;	/* fall through */
-	case 11: c += (u32)k[10] << 16;	/* fall through */
-	case 10: c += (u32)k[9] << 8;	/* fall through */
-	case 9:  c += k[8];		/* fall through */
-	case 8:  b += (u32)k[7] << 24;	/* fall through */
-	case 7:  b += (u32)k[6] << 16;	/* fall through */
-	case 6:  b += (u32)k[5] << 8;	/* fall through */
-	case 5:  b += k[4];		/* fall through */
-	case 4:  a += (u32)k[3] << 24;	/* fall through */
-	case 3:  a += (u32)k[2] << 16;	/* fall through */
-	case 2:  a += (u32)k[1] << 8;	/* fall through */
-	case 1:  a += k[0];
-		 __jhash_final(a, b, c);
-		 break;
-	case 0: /* Nothing left to add */
-		break;
-	}
+	if (!length)
+		return c;
+	/*
+	 * The last block, of 1 to 12 bytes: byte i goes to bits 8 * (i % 4)
+	 * of a, b or c, as the cases of the kernel's switch add it.
+	 */
+	for (i = 0; i < length; i++) {
+		u32 byte = (u32)k[i] << (8 * (i % 4));
 
+		if (i < 4)
+			a += byte;
+		else if (i < 8)
+			b += byte;
+		else
+			c += byte;
+	}
+	__kpr_jhash_final(&a, &b, &c);
 	return c;
 }
 
@@ -93,7 +94,7 @@ static inline u32 __jhash_nwords(u32 a, u32 b, u32 c, u32 initval)
 	b += initval;
 	c += initval;
 
-	__jhash_final(a, b, c);
+	__kpr_jhash_final(&a, &b, &c);
 
 	return c;
 }

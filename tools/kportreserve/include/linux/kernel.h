@@ -2,18 +2,17 @@
 #ifndef _KPR_TOOLS_LINUX_KERNEL_H
 #define _KPR_TOOLS_LINUX_KERNEL_H
 
-#if __has_include_next(<linux/kernel.h>)
 #include_next <linux/kernel.h>
-#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <linux/types.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define U32_MAX		((u32)~0U)
-#define min(x, y)	((x) < (y) ? (x) : (y))
-#define min_t(t, x, y)	min((t)(x), (t)(y))
-#define max_t(t, x, y)	((t)(x) > (t)(y) ? (t)(x) : (t)(y))
+#define min(x, y)	({ typeof(x) _x = (x); typeof(y) _y = (y); \
+			   _x < _y ? _x : _y; })
+#define min_t(t, x, y)	({ t _x = (x), _y = (y); _x < _y ? _x : _y; })
+#define max_t(t, x, y)	({ t _x = (x), _y = (y); _x > _y ? _x : _y; })
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
 /* snprintf() that returns what it wrote, not what it would have. */

@@ -8,10 +8,11 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <linux/bits.h>
 #include <linux/ctype.h>
 #include <linux/types.h>
 
-#define KSTRTOX_OVERFLOW	(1U << 31)
+#define KSTRTOX_OVERFLOW	BIT(31)
 
 static inline const char *_parse_integer_fixup_radix(const char *s,
 						     unsigned int *base)
@@ -22,8 +23,9 @@ static inline const char *_parse_integer_fixup_radix(const char *s,
 				*base = 16;
 			else
 				*base = 8;
-		} else
+		} else {
 			*base = 10;
+		}
 	}
 	if (*base == 16 && s[0] == '0' && (s[1] | 0x20) == 'x')
 		s += 2;

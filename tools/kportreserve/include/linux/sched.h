@@ -2,9 +2,7 @@
 #ifndef _KPR_TOOLS_LINUX_SCHED_H
 #define _KPR_TOOLS_LINUX_SCHED_H
 
-#if __has_include_next(<linux/sched.h>)
 #include_next <linux/sched.h>
-#endif
 
 /* A process is preempted anyway: nothing to yield. */
 static inline int cond_resched(void)

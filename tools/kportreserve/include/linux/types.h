@@ -4,15 +4,13 @@
  * manner of the kernel's tools/include: just what parser.c uses, with the
  * kernel's semantics, so that kportreserve(8) and the fuzzer build
  * security/kportreserve/parser.c unchanged. Where a header of the same
- * name exists in the system's uapi headers, which libc headers may pull
- * in, it is included first.
+ * name exists in the system's uapi headers (linux-libc-dev), which libc
+ * headers may pull in, it is included first.
  */
 #ifndef _KPR_TOOLS_LINUX_TYPES_H
 #define _KPR_TOOLS_LINUX_TYPES_H
 
-#if __has_include_next(<linux/types.h>)
 #include_next <linux/types.h>
-#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
