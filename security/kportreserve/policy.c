@@ -12,6 +12,7 @@
 #include <crypto/sha2.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
