@@ -504,8 +504,7 @@ TEST_F(identity, exec_loses_port)
 /*
  * A task keeps the id of its executable for its next binds, but not
  * through execve(): the program it runs next is judged afresh, and so is
- * the one after another execve() in between, which may get the memory of
- * the first executable's struct file for its own.
+ * the one after another execve() in between.
  */
 TEST_F(identity, kept_identity_ends_at_exec)
 {
