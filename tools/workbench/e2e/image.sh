@@ -9,7 +9,8 @@ set -euo pipefail
 dir=$1
 rm -rf "$dir.tmp"
 # /root/debs: nginx's packages, which the guest reinstalls while nginx
-# runs.
+# runs: nginx-common and the one that holds /usr/sbin/nginx (in bookworm
+# "nginx"; nginx-light only depends on it).
 nice -n 19 mmdebstrap --mode=root --variant=minbase \
 	--include="$E2E_PACKAGES" \
 	--customize-hook='echo kpr-e2e >"$1/etc/hostname"' \
@@ -18,7 +19,7 @@ nice -n 19 mmdebstrap --mode=root --variant=minbase \
 	--customize-hook='chroot "$1" useradd -m -u 1000 -s /bin/bash alice' \
 	--customize-hook='rm -f "$1/etc/machine-id"; : >"$1/etc/machine-id"' \
 	--customize-hook='mkdir -p "$1/root/debs"' \
-	--customize-hook='chroot "$1" sh -c "cd /root/debs && apt-get download -q nginx-light nginx-common"' \
+	--customize-hook='chroot "$1" sh -c "cd /root/debs && apt-get download -q \$(dpkg -S /usr/sbin/nginx | cut -d: -f1) nginx-common"' \
 	--customize-hook='chroot "$1" apt-get clean' \
 	"$E2E_SUITE" "$dir.tmp" "$E2E_MIRROR"
 mv "$dir.tmp" "$dir"
