@@ -211,6 +211,12 @@ t_both() {
 	echo "parser.conf: $(grep -v '^#' /etc/apparmor/parser.conf 2>&1 | paste -sd' ')"
 	echo "AppArmor records (of $(ausearch -m 1400 --raw 2>/dev/null | grep -c 'apparmor=') AVC records):"
 	ausearch -m 1400 --raw 2>&1 | grep -v nvidia | tail -n 5
+	echo "an IPv4 socket under kpr-e2e-nonet (deny network inet): $(aa-exec -p kpr-e2e-nonet -- python3 -c '
+import socket
+try:
+    socket.socket().bind(("0.0.0.0", 8082)); print("created and bound")
+except OSError as e:
+    print("refused:", e)' 2>&1)"
 	echo "confinement under aa-exec: $(aa-exec -p kpr-e2e-python -- setpriv --reuid=1000 \
 		--regid=1000 --init-groups cat /proc/self/attr/current 2>&1)"
 	grep -q 'apparmor="AUDIT" operation="bind" profile="kpr-e2e-python"' <<<"$r" &&
