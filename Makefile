@@ -6,6 +6,7 @@
 #   make demo      boot the kernel with an example policy and watch it work
 #   make check     every test; each stage ends with "NAME: N passed, N failed"
 #   make deb       the Debian packages in build/deb (DEB_KERNEL=0: no kernel)
+#   make e2e       kportreserve on a Debian bookworm system booted with systemd
 #
 # KVER=6.12 (default) picks the kernel series; V=1 shows the build.
 
@@ -15,7 +16,7 @@ WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
 	selftest-debug upstream bench demo shell lint docs fuzz admin patches mutants \
-	workbench check deb clean help
+	workbench e2e check deb clean help
 
 all: check
 
@@ -97,6 +98,12 @@ mutants: deps
 # The VM lanes fail on the kernel's reports: the workbench's own test.
 workbench: deps
 	@$(WB)/workbench.sh
+
+# A Debian bookworm image (mmdebstrap, cached in build/e2e) with the
+# kportreserve package installed by apt, booted three times with systemd
+# as PID 1; not part of make check, which it would outlast.
+e2e: deps
+	@$(WB)/e2e.sh
 
 check: deps
 	@$(WB)/check.sh

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make e2e: kportreserve on a real Debian system. A Debian bookworm root
+# made by mmdebstrap (systemd, auditd, nginx-light, rpcbind, nfs-common,
+# python3, AppArmor), cached under build/e2e/ by its package list; the
+# kportreserve package installed into a copy with apt, as an
+# administrator would; that copy booted from a virtio disk with systemd
+# as PID 1 on the distribution-shaped kernel (QEMU direct kernel boot:
+# the kernel's own .deb is not installed), three times:
+#
+#   main    kpr-e2e.service (e2e/check.sh) runs the checks once
+#           multi-user.target is reached, with the real programs;
+#   reboot  the same disk again: the policy is in force again;
+#   lock    with kportreserve.lock=1: kportreserve load fails (exit 3).
+#
+# The guest prints "KPR-E2E: ok N - ..." or "not ok" a check on its
+# serial console; vm.sh fails a boot on a kernel splat. E2E_KERNEL, when
+# set, is the bzImage to boot instead of kernel.sh's; E2E_DEB the
+# kportreserve .deb instead of one built here. Ends with
+# "e2e: N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/e2e
+run=$out/run
+stage=$(stage_name e2e)
+mkdir -p "$out"
+
+pkgs=(mmdebstrap e2fsprogs qemu-system-x86 cpio)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+	say "e2e: installing ${missing[*]}"
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# mmdebstrap in root mode, chroot and mkfs.ext4 -d with the owners kept.
+[ "$(id -u)" = 0 ] || die "make e2e needs root (mmdebstrap, chroot)"
+
+# The Debian archive this machine reaches: the first URIs of its sources.
+mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
+	2>/dev/null | grep -v security | head -n 1)
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' \
+	/etc/apt/sources.list 2>/dev/null)
+export E2E_SUITE=bookworm E2E_MIRROR=${mirror:-http://deb.debian.org/debian}
+export E2E_PACKAGES=systemd,systemd-sysv,udev,dbus,auditd,nginx-light,rpcbind,nfs-common,python3,apparmor,apparmor-utils,iproute2,procps,util-linux,login,passwd,netbase
+
+passed=0 failed=0
+pass() { passed=$((passed + 1)); say "e2e: ok - $1"; }
+fail() {
+	failed=$((failed + 1))
+	say "e2e: FAILED - $1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/e2e:   /' >&2
+}
+finish() {
+	echo "$stage: $passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+}
+
+# The root, cached by what makes it.
+key=$( { echo "$E2E_SUITE $E2E_MIRROR $E2E_PACKAGES"; cat "$WB_DIR/e2e/image.sh"; } |
+	sha256sum | cut -c1-16)
+root=$out/root-$key
+if [ ! -d "$root" ]; then
+	say "e2e: mmdebstrap $E2E_SUITE into $root (log $out/image.log)"
+	start=$SECONDS
+	if "$WB_DIR/e2e/image.sh" "$root" >"$out/image.log" 2>&1; then
+		pass "Debian $E2E_SUITE root made by mmdebstrap in $((SECONDS - start))s"
+	else
+		fail "Debian $E2E_SUITE root made by mmdebstrap ($out/image.log)" \
+			"$(tail -n 20 "$out/image.log")"
+		finish
+	fi
+fi
+
+kernel=${E2E_KERNEL:-}
+if [ -z "$kernel" ]; then
+	kernel=$("$WB_DIR/kernel.sh") || die "the kernel did not build"
+fi
+[ -f "$kernel" ] || die "no kernel at $kernel"
+
+# The kportreserve package: make deb's, or the tree's make install.
+deb=${E2E_DEB:-}
+if [ -z "$deb" ] && [ -x "$WB_DIR/deb.sh" ]; then
+	DEB_KERNEL=0 "$WB_DIR/deb.sh" >&2 || true
+	deb=$(ls "$BUILD"/deb/kportreserve_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || { fail "make deb built the kportreserve package"; finish; }
+fi
+
+say "e2e: copying the root to $run"
+rm -rf "$run"
+mkdir -p "$run"
+cp -a "$root" "$run/root"
+r=$run/root
+if [ -n "$deb" ]; then
+	cp "$deb" "$r/root/"
+	if chroot "$r" env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y "/root/$(basename "$deb")" >"$run/apt.log" 2>&1; then
+		pass "apt-get install $(basename "$deb")"
+	else
+		fail "apt-get install $(basename "$deb") ($run/apt.log)" "$(tail -n 20 "$run/apt.log")"
+		finish
+	fi
+else
+	say "e2e: no deb.sh: make -C tools/kportreserve install into the root"
+	nice -n 19 make -s -C "$TOP/tools/kportreserve" OUTPUT="$run/kpr/" \
+		install DESTDIR="$r" prefix=/usr >"$run/install.log" 2>&1 ||
+		{ fail "make install of kportreserve" "$(tail "$run/install.log")"; finish; }
+	mkdir -p "$r/etc/systemd/system/sysinit.target.wants"
+	ln -sf /usr/lib/systemd/system/kportreserve.service \
+		"$r/etc/systemd/system/sysinit.target.wants/kportreserve.service"
+	mkdir -p "$r/etc/kportreserve/policy.d" "$r/usr/lib/kportreserve/policy.d"
+fi
+
+# What the checks need: their unit, a policy drop-in, a sysctl.d file,
+# the AppArmor profiles.
+install -D -m 755 "$WB_DIR/e2e/check.sh" "$r/usr/local/lib/kpr-e2e/check.sh"
+cp "$WB_DIR"/e2e/guest/kpr-e2e.service "$r/etc/systemd/system/"
+ln -sf /etc/systemd/system/kpr-e2e.service \
+	"$r/etc/systemd/system/multi-user.target.wants/kpr-e2e.service"
+# No login prompt on the console: agetty's vhangup() would cut the
+# checks' output off.
+ln -sf /dev/null "$r/etc/systemd/system/serial-getty@ttyS0.service"
+mkdir -p "$r/etc/kportreserve/policy.d"
+cp "$WB_DIR"/e2e/guest/50-e2e.policy "$r/etc/kportreserve/policy.d/"
+cp "$WB_DIR"/e2e/guest/60-kpr-e2e.conf "$r/etc/sysctl.d/"
+cp "$WB_DIR"/e2e/guest/apparmor/* "$r/etc/apparmor.d/"
+
+say "e2e: mkfs.ext4 -d $r"
+truncate -s 3G "$run/disk.img"
+mkfs.ext4 -q -F -L root -d "$r" "$run/disk.img" >"$run/mkfs.log" 2>&1 ||
+	{ fail "mkfs.ext4 -d" "$(cat "$run/mkfs.log")"; finish; }
+rm -rf "$r"
+# No initramfs: an empty one, since vm.sh passes one; the root is /dev/vda.
+cpio -o -H newc </dev/null >"$run/empty.cpio" 2>/dev/null
+
+# boot PHASE CHECKS TIMEOUT [CMDLINE...]: one boot of the disk; the guest's
+# checks counted, and each check missing from its "1..N" fails.
+boot() {
+	local phase=$1 want=$2 limit=$3 log=$run/$1.log start=$SECONDS p f plan
+	shift 3
+	say "e2e: booting ($phase), console log $log"
+	if QEMU_EXTRA="-drive file=$run/disk.img,format=raw,if=virtio -nic none" \
+		"$WB_DIR/vm.sh" "$kernel" "$run/empty.cpio" "$log" "$limit" \
+		root=/dev/vda rw kpr_e2e.phase="$phase" "$@"; then
+		pass "$phase boot: ended, no kernel splat ($((SECONDS - start))s)"
+	else
+		fail "$phase boot: ended, no kernel splat ($log)" "$(tail -n 5 "$log")"
+	fi
+	grep -a '^KPR-E2E: ' "$log" | tr -d '\r' | sed 's/^KPR-E2E: //' >"$run/$phase.tap"
+	p=$(grep -c '^ok ' "$run/$phase.tap") || true
+	f=$(grep -c '^not ok ' "$run/$phase.tap") || true
+	grep -E '^(ok|not ok|#)' "$run/$phase.tap" | sed "s/^/e2e: $phase: /" >&2
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$run/$phase.tap")
+	passed=$((passed + p)) failed=$((failed + f))
+	if [ "$((p + f))" -lt "$want" ] || [ "${plan:-0}" != "$want" ]; then
+		fail "$phase: $want checks ran (ran $((p + f)), plan ${plan:-none})"
+	fi
+}
+
+boot main 18 1200
+boot reboot 3 600
+boot lock 2 600 kportreserve.lock=1
+finish

@@ -1,0 +1,372 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The checks of make e2e, run in the Debian guest by kpr-e2e.service once
+# multi-user.target is reached: one TAP-like line a check on the serial
+# console ("KPR-E2E: ok N - ..." or "KPR-E2E: not ok N - ..."), the
+# kernel log between KPR-DMESG-BEGIN and KPR-DMESG-END for vm.sh's scan,
+# KPR-VM-DONE, and the guest reboots, which ends QEMU (-no-reboot). The phase comes from the kernel
+# command line: kpr_e2e.phase=main (the first boot), reboot (the same
+# disk booted again) or lock (booted with kportreserve.lock=1).
+set -u
+# Standard output is the console, /dev/ttyS0, which kpr-e2e.service opens
+# without making it the controlling terminal (job control would stop the
+# checks that timeout(1) runs in a process group of their own); e2e.sh
+# masks serial-getty@ttyS0, whose vhangup() would cut the output off.
+trap '' HUP
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export SYSTEMD_PAGER= SYSTEMD_COLORS=0 LC_ALL=C.UTF-8
+
+phase=$(sed -n 's/.*kpr_e2e\.phase=\([a-z]*\).*/\1/p' /proc/cmdline)
+n=0
+ok() { n=$((n + 1)); echo "KPR-E2E: ok $n - $1"; }
+notok() {
+	n=$((n + 1)); echo "KPR-E2E: not ok $n - $1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | head -n 40 | sed 's/^/KPR-E2E: #   /'
+}
+# check NAME FUNC ARGS...: ok when FUNC succeeds within 300 seconds (it
+# runs in a copy of this script); its output is shown as comments either
+# way, with the processes left when it timed out.
+check() {
+	local name=$1 out rc
+	shift
+	out=$(timeout -k 10 300 "$0" --run "$@" 2>&1)
+	rc=$?
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
+		out+=$'\n'"timed out; processes:"$'\n'"$(ps -eo pid,stat,wchan:20,args | tail -n 25)"
+	if [ "$rc" = 0 ]; then ok "$name"; else notok "$name"; fi
+	[ -z "$out" ] || printf '%s\n' "$out" | head -n 40 | sed 's/^/KPR-E2E: #   /'
+}
+SFS=/sys/kernel/security/kportreserve
+nginx_pid() { systemctl show -p MainPID --value nginx.service; }
+# listeners PROGRAM: the "PROTO PORT" of each socket PROGRAM has bound.
+listeners() {
+	ss -Htuanp 2>/dev/null | awk -v p="\"$1\"" '
+		index($0, "((" p ",") {
+			a = $5; sub(/.*:/, "", a); print $1, a }' | sort -u
+}
+
+t_pid1() {
+	local exe
+	exe=$(readlink /proc/1/exe)
+	echo "pid 1: $exe; kernel $(uname -r); lsm $(cat /sys/kernel/security/lsm)"
+	[ "$exe" = /usr/lib/systemd/systemd ]
+}
+t_lsms() {
+	local l
+	l=$(cat /sys/kernel/security/lsm)
+	echo "$l"
+	case ",$l," in *,kportreserve,*) ;; *) return 1 ;; esac
+	case ",$l," in *,apparmor,*) ;; *) return 1 ;; esac
+}
+t_unit() {
+	systemctl is-active kportreserve.service &&
+	grep -x '80/tcp /usr/sbin/nginx' "$SFS/policy"
+	local rc=$?
+	cat "$SFS/policy"
+	systemctl status --no-pager kportreserve.service
+	return $rc
+}
+# The journal of this boot, oldest first: kportreserve.service finished
+# before network-pre.target was reached, and no network service started
+# before it.
+t_order() {
+	local j fin pre
+	j=$(journalctl -b -o short-monotonic --no-pager)
+	fin=$(grep -n 'systemd\[1\]: Finished kportreserve.service' <<<"$j" | head -n 1)
+	pre=$(grep -n 'systemd\[1\]: Reached target network-pre.target' <<<"$j" | head -n 1)
+	echo "finished: ${fin:-none}"
+	echo "network-pre: ${pre:-none}"
+	[ -n "$fin" ] && [ -n "$pre" ] || return 1
+	# Line order is the journal's order; the monotonic stamps must agree.
+	local lf=${fin%%:*} lp=${pre%%:*}
+	local tf tp
+	tf=$(sed 's/^[0-9]*:\[ *\([0-9.]*\)\].*/\1/' <<<"$fin")
+	tp=$(sed 's/^[0-9]*:\[ *\([0-9.]*\)\].*/\1/' <<<"$pre")
+	[ "$lf" -lt "$lp" ] && awk -v a="$tf" -v b="$tp" 'BEGIN { exit !(a <= b) }'
+}
+t_nginx() {
+	local pid l
+	pid=$(nginx_pid)
+	l=$(listeners nginx)
+	echo "nginx MainPID $pid exe $(readlink /proc/$pid/exe); sockets:"
+	echo "$l"
+	systemctl is-active nginx.service && [ "$pid" -gt 0 ] &&
+	[ "$(readlink /proc/$pid/exe)" = /usr/sbin/nginx ] &&
+	grep -qx 'tcp 80' <<<"$l"
+}
+# http.server PORT: python3 -m http.server on PORT as alice (uid 1000),
+# with her login uid set as a login would: prints "PID RC" and the
+# program's output.
+HTTP_PID=
+http_server() {
+	local port=$1 out rc
+	shift
+	rm -f /tmp/http.pid
+	out=$(PYTHONUNBUFFERED=1 timeout 30 sh -c 'port=$1; shift
+		echo 1000 >/proc/self/loginuid && echo $$ >/tmp/http.pid &&
+		exec "$@" setpriv --reuid=1000 --regid=1000 --init-groups \
+			python3 -m http.server --bind 0.0.0.0 "$port"' sh "$port" "$@" 2>&1)
+	rc=$?
+	HTTP_PID=$(cat /tmp/http.pid 2>/dev/null)
+	echo "pid $HTTP_PID exit $rc"
+	echo "$out" | tail -n 3
+}
+# A port that is free but reserved for nginx (8080: nginx does not listen
+# there), so that only kportreserve can refuse it; then port 80, where
+# nginx listens; and the control, 8081, reserved for nobody: the server
+# serves there until timeout ends it (exit 124).
+t_http_reserved() {
+	local out
+	out=$(http_server 8080)
+	echo "$out"
+	grep -q 'Errno 98' <<<"$out" && ! grep -q 'exit 124' <<<"$out"
+}
+t_http_control() {
+	local pid i l
+	sh -c 'echo 1000 >/proc/self/loginuid && exec setpriv --reuid=1000 \
+		--regid=1000 --init-groups python3 -m http.server --bind 0.0.0.0 8081' \
+		>/tmp/http8081.out 2>&1 </dev/null &
+	pid=$!
+	for i in $(seq 1 60); do
+		l=$(listeners python3)
+		grep -qx 'tcp 8081' <<<"$l" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "python3 $pid listened on: $l"
+	cat /tmp/http8081.out
+	grep -qx 'tcp 8081' <<<"$l"
+}
+# ausearch finds the record of the denial of PID: exe, pid, port, auid.
+t_ausearch() {
+	local pid=$1 port=$2 r
+	sleep 1
+	r=$(ausearch -m 1430 --raw 2>&1 | grep " pid=$pid ")
+	echo "$r"
+	grep -q "lport=$port " <<<"$r" && grep -q " pid=$pid " <<<"$r" &&
+	grep -q ' auid=1000 ' <<<"$r" && grep -q ' uid=1000 ' <<<"$r" &&
+	grep -Eq 'exe="/usr/bin/python3(\.[0-9]+)?"' <<<"$r" &&
+	grep -q ' res=0' <<<"$r"
+}
+t_who() {
+	local w
+	w=$(kportreserve who 8080/tcp)
+	echo "$w"
+	grep -qx '8080/tcp: /usr/sbin/nginx' <<<"$w"
+}
+t_status() {
+	local s pid=$1
+	s=$(kportreserve status)
+	echo "$s"
+	# The ports that saw denials: 8080, with the pid and exe of the last.
+	grep -E '^ *8080(/tcp)? ' <<<"$s" | grep -q " $pid " &&
+	grep -E '^ *8080(/tcp)? ' <<<"$s" | grep -q python3
+}
+# rpcbind and rpc.statd (glibc's bindresvport) restarted many times never
+# hold a port of 600-1000, which the policy reserves for another program:
+# up to 12 restarts, as many as fit in 150 seconds under TCG (a restart
+# takes 30-60 seconds there), at least 3.
+t_rpc() {
+	local i=0 l p bad= seen= start=$SECONDS
+	while [ $i -lt 12 ] && [ $((SECONDS - start)) -lt 150 ]; do
+		i=$((i + 1))
+		systemctl restart rpcbind.service rpc-statd.service || {
+			echo "restart $i failed"; systemctl status --no-pager rpc-statd; return 1; }
+		l=$( (listeners rpcbind; listeners rpc.statd) | awk '{ print $2 }')
+		seen+=" $(echo $l)"
+		for p in $l; do
+			[ "$p" -ge 600 ] && [ "$p" -le 1000 ] && bad+=" $p"
+		done
+	done
+	echo "$i restarts in $((SECONDS - start))s; ports seen:$seen"
+	echo "reserved ports taken:${bad:- none}"
+	# statd must have bound ports at all, or the check checks nothing.
+	[ -z "$bad" ] && [ $i -ge 3 ] && [ -n "$(listeners rpc.statd)" ]
+}
+t_apparmor() {
+	local pid attr
+	pid=$(nginx_pid)
+	attr=$(cat /proc/$pid/attr/apparmor/current 2>/dev/null || cat /proc/$pid/attr/current)
+	echo "nginx $pid: $attr"
+	aa-status 2>&1 | head -n 20
+	[ "$attr" = "nginx (enforce)" ] && grep -qx 'tcp 80' <<<"$(listeners nginx)"
+}
+# Both LSMs judge the same bind: python3 -m http.server on 8080 under
+# the enforce-mode profile kpr-e2e-python, whose "audit network" rules
+# make AppArmor log each network access it allows: the one bind of that
+# pid has AppArmor's AUDIT record (operation="bind") and kportreserve's
+# denial.
+t_both() {
+	local out pid r
+	out=$(http_server 8080 aa-exec -p kpr-e2e-python --)
+	pid=$(cat /tmp/http.pid)
+	echo "$out"
+	grep -q 'Errno 98' <<<"$out" || return 1
+	sleep 1
+	r=$(ausearch -m 1400,1430 --raw 2>&1 | grep " pid=$pid ")
+	echo "$r"
+	echo "AppArmor's kernel features: $(ls /sys/kernel/security/apparmor/features 2>&1 | paste -sd' ')"
+	echo "parser.conf: $(grep -v '^#' /etc/apparmor/parser.conf 2>&1 | paste -sd' ')"
+	echo "AppArmor records (of $(ausearch -m 1400 --raw 2>/dev/null | grep -c 'apparmor=') AVC records):"
+	ausearch -m 1400 --raw 2>&1 | grep -v nvidia | tail -n 5
+	echo "an IPv4 socket under kpr-e2e-nonet (deny network inet): $(aa-exec -p kpr-e2e-nonet -- python3 -c '
+import socket
+try:
+    socket.socket().bind(("0.0.0.0", 8082)); print("created and bound")
+except OSError as e:
+    print("refused:", e)' 2>&1)"
+	echo "confinement under aa-exec: $(aa-exec -p kpr-e2e-python -- setpriv --reuid=1000 \
+		--regid=1000 --init-groups cat /proc/self/attr/current 2>&1)"
+	grep -q 'apparmor="AUDIT" operation="bind" profile="kpr-e2e-python"' <<<"$r" &&
+	grep -q 'lsm=kportreserve op=bind .* res=0' <<<"$r"
+}
+# ip_local_reserved_ports from /etc/sysctl.d, applied at boot, does not
+# reopen the ports kportreserve reserves to automatic assignment: the
+# range is 50000-50199, kportreserve reserves 50000-50149 and sysctl.d
+# 50175; binds to port 0 get only 50150-50199 but 50175, then fail.
+t_sysctl() {
+	local v out
+	v=$(cat /proc/sys/net/ipv4/ip_local_reserved_ports)
+	echo "ip_local_reserved_ports=$v range=$(cat /proc/sys/net/ipv4/ip_local_port_range)"
+	[ "$v" = 50175 ] || return 1
+	out=$(setpriv --reuid=1000 --regid=1000 --init-groups python3 -c '
+import socket
+for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+    socks, ports = [], []
+    while True:
+        s = socket.socket(socket.AF_INET, kind)
+        try:
+            s.bind(("0.0.0.0", 0))
+        except OSError:
+            break
+        socks.append(s); ports.append(s.getsockname()[1])
+        if len(ports) > 200: break
+    print(kind, " ".join(map(str, sorted(ports))))
+    for s in socks: s.close()
+')
+	echo "$out"
+	awk '{ if (NF < 2) exit 1
+	       for (i = 2; i <= NF; i++)
+	         if ($i < 50150 || $i > 50199 || $i == 50175) exit 1 }' <<<"$out"
+}
+# The package reinstalled while nginx runs: its binary is replaced on
+# disk, nginx keeps its port, and a restart binds it again.
+t_reinstall() {
+	local ino1 ino2 pid1 pid2
+	ino1=$(stat -c %i /usr/sbin/nginx)
+	pid1=$(nginx_pid)
+	if ls /root/debs/nginx_*.deb >/dev/null 2>&1; then
+		dpkg -i /root/debs/*.deb >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; return 1; }
+	else
+		cp -p /usr/sbin/nginx /usr/sbin/nginx.dpkg-new &&
+		mv /usr/sbin/nginx.dpkg-new /usr/sbin/nginx
+	fi
+	ino2=$(stat -c %i /usr/sbin/nginx)
+	echo "inode $ino1 -> $ino2; nginx $pid1 -> $(nginx_pid)"
+	listeners nginx
+	[ "$ino1" != "$ino2" ] && grep -qx 'tcp 80' <<<"$(listeners nginx)" || return 1
+	systemctl restart nginx.service || { systemctl status --no-pager nginx; return 1; }
+	pid2=$(nginx_pid)
+	echo "after restart: nginx $pid2"
+	listeners nginx
+	[ "$pid2" != "$pid1" ] && grep -qx 'tcp 80' <<<"$(listeners nginx)"
+}
+# /etc/portreserve/ in the portreserve package's format.
+t_import() {
+	local out w
+	mkdir -p /etc/portreserve
+	printf 'ipp\n' >/etc/portreserve/cups
+	printf '# a comment\n\n4444/udp\n' >/etc/portreserve/kpr-e2e
+	printf '9999\n' >/etc/portreserve/ignored.dpkg-old
+	out=$(kportreserve import-portreserve -m cups=/usr/sbin/cupsd \
+		-p /usr/local/bin/kpr-e2e-server) || { echo "$out"; return 1; }
+	echo "$out"
+	grep -qx '631/tcp /usr/sbin/cupsd' <<<"$out" &&
+	# ipp over UDP only where /etc/services lists it (netbase 6.4 does not).
+	if grep -Eq '^ipp[[:space:]]+631/udp' /etc/services; then
+		grep -qx '631/udp /usr/sbin/cupsd' <<<"$out"
+	else
+		! grep -q '^631/udp' <<<"$out"
+	fi &&
+	grep -qx '4444/udp /usr/local/bin/kpr-e2e-server' <<<"$out" &&
+	! grep -q 9999 <<<"$out" || return 1
+	echo "$out" >/etc/kportreserve/policy.d/70-portreserve.policy
+	kportreserve load || return 1
+	w=$(kportreserve who 631/tcp)
+	echo "$w"
+	grep -qx '631/tcp: /usr/sbin/cupsd' <<<"$w"
+}
+t_again() {
+	local w
+	w=$(kportreserve who 631/tcp; kportreserve who 80/tcp)
+	echo "$w"
+	systemctl is-active kportreserve.service &&
+	grep -qx '631/tcp: /usr/sbin/cupsd' <<<"$w" &&
+	grep -qx '80/tcp: /usr/sbin/nginx' <<<"$w" &&
+	grep -qx 'tcp 80' <<<"$(listeners nginx)"
+}
+t_lock() {
+	local out rc
+	out=$(kportreserve load 2>&1); rc=$?
+	echo "lock=$(cat $SFS/lock); kportreserve load: exit $rc"
+	echo "$out"
+	[ "$(cat $SFS/lock)" = 1 ] && [ "$rc" = 3 ] &&
+	grep -q 'locked until reboot' <<<"$out"
+}
+
+if [ "${1:-}" = --run ]; then
+	shift
+	"$@"
+	exit
+fi
+
+echo "KPR-E2E: phase ${phase:-none}"
+case $phase in
+main)
+	check "systemd is PID 1 on the test kernel" t_pid1
+	check "kportreserve and AppArmor are both active" t_lsms
+	check "kportreserve.service loaded the policy of policy.d" t_unit
+	check "the policy is in force before network-pre.target (journal order)" t_order
+	check "nginx, started by its own unit, owns port 80" t_nginx
+	check "python3 -m http.server as alice on nginx's 8080: EADDRINUSE" t_http_reserved
+	pid8080=$(cat /tmp/http.pid)
+	check "ausearch: the denial of 8080 with exe, pid, port and auid" t_ausearch "$pid8080" 8080
+	http_server 80 >/tmp/http80.out
+	pid80=$(cat /tmp/http.pid)
+	check "python3 -m http.server as alice on nginx's 80: EADDRINUSE" grep -q 'Errno 98' /tmp/http80.out
+	check "ausearch: the denial of 80 with exe, pid, port and auid" t_ausearch "$pid80" 80
+	check "python3 -m http.server as alice on unreserved 8081 serves" t_http_control
+	check "kportreserve who 8080/tcp names nginx" t_who
+	check "kportreserve status lists the denial of 8080" t_status "$pid8080"
+	check "AppArmor enforces its nginx profile while nginx owns port 80" t_apparmor
+	check "AppArmor (enforce) and kportreserve both judge python3's bind of 8080" t_both
+	check "sysctl.d ip_local_reserved_ports does not reopen automatic assignment" t_sysctl
+	check "rpcbind and rpc.statd never take a reserved port (restarted up to 12 times)" t_rpc
+	check "nginx keeps its port across a reinstall and binds again on restart" t_reinstall
+	check "import-portreserve translates /etc/portreserve and load puts it in force" t_import
+	;;
+reboot)
+	check "systemd is PID 1 on the test kernel" t_pid1
+	check "after a reboot the policy is in force again" t_again
+	check "the policy is in force before network-pre.target (journal order)" t_order
+	;;
+lock)
+	check "systemd is PID 1 on the test kernel" t_pid1
+	check "kportreserve.lock=1: kportreserve load fails, exit 3, says locked" t_lock
+	;;
+*)
+	notok "a phase on the kernel command line" "$(cat /proc/cmdline)"
+	;;
+esac
+echo "KPR-E2E: 1..$n"
+systemctl --failed --no-legend --plain | sed 's/^/KPR-E2E: # failed unit: /'
+echo KPR-DMESG-BEGIN
+dmesg
+echo KPR-DMESG-END
+echo KPR-VM-DONE
+sync
+# The kernel has no ACPI to power off with: a reboot ends QEMU, which
+# vm.sh runs with -no-reboot.
+systemctl reboot --no-block
