@@ -15,6 +15,7 @@
 #include <linux/audit.h>
 #include <linux/cred.h>
 #include <linux/printk.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 
@@ -39,13 +40,22 @@ static void snapshot_comm(char comm[TASK_COMM_LEN])
 	comm[TASK_COMM_LEN - 1] = '\0';
 }
 
+/*
+ * The kernel log's lines of denials, rate-limited as pr_notice_ratelimited()
+ * does, but with a name of our own: its "N callbacks suppressed" line says
+ * "kportreserve: denials", not the name of a static function.
+ */
+static DEFINE_RATELIMIT_STATE(kpr_denial_log, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
 static void log_denied(const struct kpr_bind *b, const char *text,
 		       const char *comm, bool permissive)
 {
-	pr_notice_ratelimited("%s bind to %u/%s: pid=%d comm=%s exe=%s\n",
-			      permissive ? "would deny" : "denied", b->port,
-			      kpr_proto_name(b->proto), task_tgid_nr(current),
-			      comm, text);
+	if (!___ratelimit(&kpr_denial_log, "kportreserve: denials"))
+		return;
+	pr_notice("%s bind to %u/%s: pid=%d comm=%s exe=%s\n",
+		  permissive ? "would deny" : "denied", b->port,
+		  kpr_proto_name(b->proto), task_tgid_nr(current), comm, text);
 }
 
 static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
