@@ -163,7 +163,7 @@ boot() {
 	fi
 }
 
-boot main 18 1200
+boot main 19 1200
 boot reboot 3 600
 boot lock 2 600 kportreserve.lock=1
 finish
