@@ -423,23 +423,42 @@ static int check_assembled(struct kpr_ctx *ctx, const struct kpr_sources *s,
 	return KPR_EXIT_POLICY;
 }
 
+/**
+ * gather_system() - find, read, assemble and check the policy files
+ * @ctx: where errors are reported
+ * @s: receives the files; free with sources_free()
+ * @text: receives the assembled policy, or NULL; free() it
+ * @len: receives its length
+ *
+ * Return: KPR_EXIT_OK when every file and the whole are valid, else the
+ * worst exit code of the files or of the whole.
+ */
+static int gather_system(struct kpr_ctx *ctx, struct kpr_sources *s,
+			 char **text, size_t *len)
+{
+	int ret, r;
+
+	*text = NULL;
+	ret = find_sources(s);
+	r = read_sources(s);
+	if (r > ret)
+		ret = r;
+	if (ret != KPR_EXIT_OK)
+		return ret;
+	*text = assemble(s, len);
+	return check_assembled(ctx, s, *text, *len);
+}
+
 /* kportreserve check, without a file: the policy files of the system. */
 static int check_system(struct kpr_ctx *ctx)
 {
 	struct kpr_sources s;
-	int ret, r;
 	size_t len;
 	char *text;
+	int ret;
 
-	ret = find_sources(&s);
-	r = read_sources(&s);
-	if (r > ret)
-		ret = r;
-	if (ret == KPR_EXIT_OK) {
-		text = assemble(&s, &len);
-		ret = check_assembled(ctx, &s, text, len);
-		free(text);
-	}
+	ret = gather_system(ctx, &s, &text, &len);
+	free(text);
 	sources_free(&s);
 	return ret;
 }
@@ -593,19 +612,12 @@ out:
  */
 static int load_system(struct kpr_ctx *ctx)
 {
-	char *text = NULL, *what = NULL, *generation;
+	char *text, *what = NULL, *generation;
 	struct kpr_sources s;
-	int ret, r;
 	size_t len, i;
+	int ret;
 
-	ret = find_sources(&s);
-	r = read_sources(&s);
-	if (r > ret)
-		ret = r;
-	if (ret == KPR_EXIT_OK) {
-		text = assemble(&s, &len);
-		ret = check_assembled(ctx, &s, text, len);
-	}
+	ret = gather_system(ctx, &s, &text, &len);
 	if (ret != KPR_EXIT_OK) {
 		kpr_err("nothing was loaded; the policy in force is unchanged");
 		goto out;

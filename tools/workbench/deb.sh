@@ -25,19 +25,7 @@ log=$out/build.log
 pkgdir=$TOP/tools/kportreserve/debian
 
 # Debian's packaging tools, installed here rather than for every target.
-pkgs=(debhelper dpkg-dev fakeroot lintian)
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -ne 0 ]; then
-	say "deb: installing ${missing[*]}"
-	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+need_packages deb debhelper dpkg-dev fakeroot lintian
 
 passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); say "deb: ok - $1"; }

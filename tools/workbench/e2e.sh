@@ -25,19 +25,7 @@ run=$out/run
 stage=$(stage_name e2e)
 mkdir -p "$out"
 
-pkgs=(mmdebstrap e2fsprogs qemu-system-x86 cpio)
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -ne 0 ]; then
-	say "e2e: installing ${missing[*]}"
-	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+need_packages e2e mmdebstrap e2fsprogs qemu-system-x86 cpio
 # mmdebstrap in root mode, chroot and mkfs.ext4 -d with the owners kept.
 [ "$(id -u)" = 0 ] || die "make e2e needs root (mmdebstrap, chroot)"
 

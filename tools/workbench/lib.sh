@@ -30,6 +30,24 @@ CCACHE=
 
 say() { printf '%s\n' "$*" >&2; }
 
+# need_packages WHO PACKAGE...: install with apt-get the Debian packages
+# that are missing, for the target WHO; a fresh machine has none of them.
+need_packages() {
+	local who=$1 p missing=()
+
+	shift
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	say "$who: installing ${missing[*]}"
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
 # The name of a stage in its summary line: "selftest", or "selftest-6.1"
 # for another series than the default.
 stage_name() { echo "$1${KVER_TAG:+-$KVER_TAG}"; }
