@@ -4,6 +4,7 @@
 # build it with the kernel's own tools and test it in UML and QEMU.
 #
 #   make demo      boot the kernel with an example policy and watch it work
+#                  (DEMO=real: on make e2e's Debian system, real programs)
 #   make check     every test; each stage ends with "NAME: N passed, N failed"
 #   make deb       the Debian packages in build/deb (DEB_KERNEL=0: no kernel)
 #   make e2e       kportreserve on a Debian bookworm system booted with systemd
@@ -58,7 +59,7 @@ bench: deps
 	@$(WB)/bench.sh
 
 demo: deps
-	@$(WB)/demo.sh
+	@DEMO=$(DEMO) $(WB)/demo.sh
 
 shell: deps
 	@$(WB)/shell.sh

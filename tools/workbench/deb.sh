@@ -11,10 +11,12 @@
 # it holds, its maintainer scripts, and its command run from the unpacked
 # package on policy files under a fake root and a fake securityfs.
 #
-# kernel/: the distribution-shaped kernel (kernel.sh, the configured
-# build/kernel-6.12) packaged with the kernel's own "make bindeb-pkg" in
-# that same output directory. DEB_KERNEL=0 skips it: it builds a whole
-# kernel.
+# kernel/: the distribution-shaped kernel without the workbench's test
+# boot policy ("kernel.sh package", build/kernel-6.12-package) packaged
+# with the kernel's own "make bindeb-pkg" in that output directory, and
+# checked: it holds /boot/vmlinuz and a config whose boot policy is
+# empty. DEB_KERNEL=0 skips it: a first build copies the plain kernel's
+# objects and links again, or builds a whole kernel where there is none.
 #
 # Ends with "deb: N passed, N failed" (", 1 skipped" with DEB_KERNEL=0).
 . "$(dirname "$0")/lib.sh"
@@ -163,24 +165,39 @@ else
 		"$(cat "$out/load.out" "$fs/policy" 2>&1)"
 fi
 
-# The kernel: the distribution-shaped one that kernel.sh configures,
-# packaged by the kernel's bindeb-pkg in kernel.sh's output directory.
-# dpkg-buildpackage puts the packages beside that directory, in build/.
+# The kernel: the distribution-shaped one that "kernel.sh package"
+# configures, packaged by the kernel's bindeb-pkg in its output
+# directory. dpkg-buildpackage puts the packages beside that directory,
+# in build/.
 if [ "$DEB_KERNEL" = 0 ]; then
 	skipped=$((skipped + 1))
 	say "deb: skipped - the kernel package (DEB_KERNEL=0)"
 else
-	kout=$(kernel_out)
+	kout=$(kernel_out package)
 	klog=$out/kernel.log
+	rm -rf "$out/kernel"
 	mkdir -p "$out/kernel"
 	rm -f "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
 		"$BUILD"/linux-*.buildinfo
-	if "$WB_DIR/kernel.sh" >"$klog" 2>&1 &&
+	say "deb: the kernel package (bindeb-pkg in $kout, log $klog)"
+	if "$WB_DIR/kernel.sh" package >"$klog" 2>&1 &&
 	   kmake O="$kout" bindeb-pkg >>"$klog" 2>&1 &&
 	   mv "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
-		"$BUILD"/linux-*.buildinfo "$out/kernel/" &&
-	   dpkg-deb -c "$out"/kernel/linux-image-*.deb | grep -q '/boot/vmlinuz-'; then
-		pass "the kernel package from $kout (bindeb-pkg)"
+		"$BUILD"/linux-*.buildinfo "$out/kernel/"; then
+		kdeb=$(ls "$out"/kernel/linux-image-*.deb | grep -v -- -dbg_ | head -n 1)
+		kx=$out/kernel/x
+		rm -rf "$kx"
+		dpkg-deb -x "$kdeb" "$kx"
+		kcfg=$(ls "$kx"/boot/config-* 2>/dev/null | head -n 1)
+		if ls "$kx"/boot/vmlinuz-* >/dev/null 2>&1 && [ -n "$kcfg" ] &&
+		   grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$kcfg" &&
+		   grep -qx 'CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY=""' "$kcfg"; then
+			pass "the kernel package $(basename "$kdeb") (bindeb-pkg), no boot policy built in"
+		else
+			fail "the kernel package $(basename "$kdeb") holds vmlinuz and a config with kportreserve and no boot policy" \
+				"$(dpkg-deb -c "$kdeb" | grep boot/; grep KPORTRESERVE "$kcfg")"
+		fi
+		rm -rf "$kx"
 	else
 		fail "the kernel package from $kout (bindeb-pkg) ($klog)" \
 			"$(tail -20 "$klog")"

@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: boot the kernel with the example policy and show, in plain
 # words, who may bind what. The VM ends by itself.
+# DEMO=real tells the same story on make e2e's Debian system, with the
+# real nginx, systemd, journal and auditd: slower (a Debian image, once,
+# and a boot with systemd), so not the default.
 . "$(dirname "$0")/lib.sh"
+
+[ "${DEMO:-}" = real ] && E2E_DEMO=1 exec "$WB_DIR/e2e.sh"
 
 kernel=$("$WB_DIR/kernel.sh")
 out=$BUILD/demo-$KVER

@@ -1,7 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure and build the x86_64 test kernel: kernel.sh [debug]
+# Configure and build the x86_64 test kernel: kernel.sh [debug|package]
 # Prints the path of the bootable image on standard output.
+#
+# package is the plain 6.12 kernel without the test boot policy, which
+# make deb packages. Its first build starts from a copy of the plain
+# kernel's output directory, so that only what the boot policy touches
+# is built again.
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-}
@@ -10,15 +15,23 @@ fragments=("$WB_DIR/config/kernel.config")
 # The plain 6.12 kernel has the shape of a distribution's (distro.config);
 # the debug flavour and Linux 6.1 keep to what the tests need, which keeps
 # their builds short.
-if [ -z "$flavour" ] && [ "$KVER" = 6.12 ]; then
-	fragments+=("$WB_DIR/config/distro.config")
-fi
+case $flavour in
+'' | package)
+	[ "$KVER" = 6.12 ] && fragments+=("$WB_DIR/config/distro.config") ;;
+esac
 [ -n "$flavour" ] && fragments+=("$WB_DIR/config/$flavour.config")
+if [ "$flavour" = package ] && [ ! -d "$out" ] && [ -f "$(kernel_out)/.config" ]; then
+	say "kernel: $out starts from a copy of $(kernel_out)"
+	cp -a --reflink=auto "$(kernel_out)" "$out.tmp" && mv "$out.tmp" "$out"
+fi
 mkdir -p "$out"
-# The boot policy lives in this tree: its path is known only here.
-echo "CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY=\"$WB_DIR/vm/boot.policy\"" \
-	>"$out/boot-policy.config"
-fragments+=("$out/boot-policy.config")
+# The boot policy of the test kernels lives in this tree: its path is
+# known only here.
+if [ "$flavour" != package ]; then
+	echo "CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY=\"$WB_DIR/vm/boot.policy\"" \
+		>"$out/boot-policy.config"
+	fragments+=("$out/boot-policy.config")
+fi
 
 "$WB_DIR/graft.sh"
 mkdir -p "$out"
