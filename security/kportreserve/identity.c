@@ -42,8 +42,11 @@
 #include <linux/nsproxy.h>
 #include <linux/path.h>
 #include <linux/prctl.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
+#include <linux/user_namespace.h>
 
 #include "identity.h"
 #include "kportreserve.h"
@@ -129,13 +132,62 @@ bool kpr_exe_may_change(int option, unsigned long arg2)
 }
 
 /**
- * kpr_task_prctl() - the task_prctl hook: forget kept ids before an
- *                    executable is replaced
+ * mm_shared_with_initial_user_ns() - tell whether a task of the initial
+ *                                    user namespace shares current's memory
+ *
+ * A process that clone()s with CLONE_VM, but not CLONE_THREAD, shares its
+ * memory, and so its executable (mm->exe_file), with a child that may
+ * then unshare() a user namespace of its own, where it holds
+ * CAP_CHECKPOINT_RESTORE. The tasks are compared by their memory only,
+ * never dereferenced, as current_is_single_threaded() does; a task that
+ * starts sharing it after the walk is created by one that shares it
+ * already, in that task's user namespace.
+ *
+ * Context: process context; takes rcu_read_lock(). Walks every task, as
+ *          unshare() does: only prctl() calls that set an executable,
+ *          which checkpoint/restore tools make, come here.
+ * Return: true if another task in the initial user namespace shares
+ *         current->mm.
+ */
+static bool mm_shared_with_initial_user_ns(void)
+{
+	struct mm_struct *mm = current->mm;
+	struct task_struct *p, *t;
+	bool shared = false;
+
+	if (!mm || atomic_read(&mm->mm_users) == 1)
+		return false;
+
+	rcu_read_lock();
+	for_each_process_thread(p, t) {
+		if (t != current && t->mm == mm &&
+		    task_cred_xxx(t, user_ns) == &init_user_ns) {
+			shared = true;
+			goto out;
+		}
+	}
+out:
+	rcu_read_unlock();
+	return shared;
+}
+
+/**
+ * kpr_task_prctl() - the task_prctl hook: guard and forget executables
+ *                    that prctl() replaces
  * @option: the prctl() option
  * @arg2: its first argument
  * @arg3: unused
  * @arg4: unused
  * @arg5: unused
+ *
+ * prctl(PR_SET_MM, PR_SET_MM_MAP) lets a task that holds
+ * CAP_CHECKPOINT_RESTORE in its own user namespace, which anyone may
+ * create, set the executable of its memory. Shared with a process of the
+ * initial user namespace, that memory would make that process bind as any
+ * program it names, listed or not. So the call is refused to a task
+ * outside the initial user namespace whose memory such a process shares;
+ * checkpoint/restore in a container, where every process that shares the
+ * memory is in the container's namespace, goes on.
  *
  * The replaced executable's struct file may be freed and its memory reused
  * for another executable while the tasks of the process keep their ids
@@ -143,13 +195,18 @@ bool kpr_exe_may_change(int option, unsigned long arg2)
  * rare, and made by checkpoint/restore tools.
  *
  * Context: process context.
- * Return: -ENOSYS, which lets prctl() go on as if no LSM had looked.
+ * Return: -EPERM for a call refused as above; otherwise -ENOSYS, which
+ *         lets prctl() go on as if no LSM had looked.
  */
 int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
 		   unsigned long arg4, unsigned long arg5)
 {
-	if (kpr_exe_may_change(option, arg2))
-		atomic64_inc(&kpr_exe_epoch);
+	if (!kpr_exe_may_change(option, arg2))
+		return -ENOSYS;
+	if (current_user_ns() != &init_user_ns &&
+	    mm_shared_with_initial_user_ns())
+		return -EPERM;
+	atomic64_inc(&kpr_exe_epoch);
 	return -ENOSYS;
 }
 

@@ -79,6 +79,12 @@ struct kpr_sockaddr_rxrpc {
 #define NO_SOCKET	200
 #define USAGE		201
 
+/*
+ * The bounds of the functions kportreserve_test copies to anonymous memory
+ * (section kpr_exe_blob), which the linker defines.
+ */
+extern char __start_kpr_exe_blob[], __stop_kpr_exe_blob[];
+
 /* ---- the binder: what a copy of this program does with --bind ---- */
 
 /*

@@ -551,6 +551,230 @@ TEST_F(identity, kept_identity_follows_policy_loads)
 	EXPECT_EQ(0, bind_once('4', "tcp", 22004, ""));
 }
 
+/*
+ * prctl(PR_SET_MM, PR_SET_MM_MAP) sets the executable of the caller's
+ * memory to any file it may execute, given CAP_CHECKPOINT_RESTORE in its
+ * own user namespace, which anyone may create, and once the memory maps
+ * the old executable no more. Shared with a process of the initial user
+ * namespace (clone() with CLONE_VM), that memory would make the process
+ * bind as the program it names. The code that runs once the executable
+ * is unmapped is copied to anonymous memory: the functions of the section
+ * kpr_exe_blob, which read nothing but their argument and make their
+ * system calls themselves (the program is static: libc goes too).
+ */
+#ifdef __x86_64__
+#include <linux/prctl.h>
+
+#define EXE_BLOB __attribute__((section("kpr_exe_blob"), noipa, used, \
+				no_stack_protector, \
+				optimize("no-tree-loop-distribute-patterns")))
+
+/* stage: 1 the sharer is in its namespace, 2 unmapped, 3 prctl() done. */
+struct exe_swap {
+	int stage;
+	int sock;
+	long unshare_rc, prctl_rc, bind_rc;
+	int nmaps;
+	unsigned long maps[16][2];
+	struct prctl_mm_map map;
+	struct sockaddr_in addr;
+};
+
+/* A system call of up to four arguments; the fifth, which prctl() checks, is 0. */
+static __always_inline long blob_syscall(long nr, long a, long b, long c, long d)
+{
+	register long r10 asm("r10") = d;
+	register long r8 asm("r8") = 0;
+	long ret;
+
+	asm volatile("syscall" : "=a"(ret)
+		     : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+static __always_inline int blob_stage(struct exe_swap *x)
+{
+	return __atomic_load_n(&x->stage, __ATOMIC_ACQUIRE);
+}
+
+static __always_inline void blob_set_stage(struct exe_swap *x, int stage)
+{
+	__atomic_store_n(&x->stage, stage, __ATOMIC_RELEASE);
+}
+
+EXE_BLOB static void blob_unmap_exe(struct exe_swap *x)
+{
+	int i;
+
+	for (i = 0; i < x->nmaps; i++)
+		blob_syscall(__NR_munmap, x->maps[i][0],
+			     x->maps[i][1] - x->maps[i][0], 0, 0);
+}
+
+EXE_BLOB static long blob_set_exe(struct exe_swap *x)
+{
+	return blob_syscall(__NR_prctl, PR_SET_MM, PR_SET_MM_MAP,
+			    (long)&x->map, sizeof(x->map));
+}
+
+/* The sharer: in a user namespace of its own, sets the executable. */
+EXE_BLOB static int blob_setter(void *arg)
+{
+	struct exe_swap *x = arg;
+
+	x->unshare_rc = blob_syscall(__NR_unshare, CLONE_NEWUSER, 0, 0, 0);
+	blob_set_stage(x, 1);
+	while (blob_stage(x) < 2)
+		blob_syscall(__NR_sched_yield, 0, 0, 0, 0);
+	x->prctl_rc = blob_set_exe(x);
+	blob_set_stage(x, 3);
+	for (;;)
+		blob_syscall(__NR_exit, 0, 0, 0, 0);
+	return 0;
+}
+
+/* The process of the initial user namespace: unmaps, waits, binds. */
+EXE_BLOB static void blob_binder(struct exe_swap *x)
+{
+	blob_unmap_exe(x);
+	blob_set_stage(x, 2);
+	while (blob_stage(x) < 3)
+		blob_syscall(__NR_sched_yield, 0, 0, 0, 0);
+	x->bind_rc = blob_syscall(__NR_bind, x->sock, (long)&x->addr,
+				  sizeof(x->addr), 0);
+	for (;;)
+		blob_syscall(__NR_exit_group, 0, 0, 0, 0);
+}
+
+/* Alone in a user namespace of its own, as in a container's restore. */
+EXE_BLOB static void blob_alone(struct exe_swap *x)
+{
+	x->unshare_rc = blob_syscall(__NR_unshare, CLONE_NEWUSER, 0, 0, 0);
+	blob_unmap_exe(x);
+	x->prctl_rc = blob_set_exe(x);
+	for (;;)
+		blob_syscall(__NR_exit_group, 0, 0, 0, 0);
+}
+
+#define BLOB_AT(blob, fn) \
+	((void *)((char *)(blob) + ((char *)(fn) - __start_kpr_exe_blob)))
+
+/* The mappings of the executable and the layout PR_SET_MM_MAP restates. */
+static int exe_swap_prepare(struct exe_swap *x, const char *exe_file, int port)
+{
+	unsigned long v[64] = { 0 }, start, end;
+	char exe[PATH_MAX], line[PATH_MAX + 128], path[PATH_MAX], *p;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+	int i;
+
+	if (len < 0)
+		return -1;
+	exe[len] = '\0';
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && x->nmaps < 16)
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %s", &start, &end,
+			   path) == 3 && !strcmp(path, exe)) {
+			x->maps[x->nmaps][0] = start;
+			x->maps[x->nmaps++][1] = end;
+		}
+	fclose(f);
+	/* /proc/self/stat: fields 26-28 and 45-51 (proc(5)), after comm. */
+	f = fopen("/proc/self/stat", "r");
+	if (!f || !fgets(line, sizeof(line), f))
+		return -1;
+	fclose(f);
+	p = strrchr(line, ')');
+	for (i = 3; p && i < 52; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			v[i] = strtoul(++p, NULL, 10);
+	}
+	x->map = (struct prctl_mm_map){
+		.start_code = v[26], .end_code = v[27], .start_stack = v[28],
+		.start_data = v[45], .end_data = v[46], .start_brk = v[47],
+		.brk = syscall(SYS_brk, 0), .arg_start = v[48],
+		.arg_end = v[49], .env_start = v[50], .env_end = v[51],
+		.exe_fd = open(exe_file, O_RDONLY | O_CLOEXEC),
+	};
+	x->sock = socket(AF_INET, SOCK_STREAM, 0);
+	x->addr = (struct sockaddr_in){
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	return x->nmaps && (int)x->map.exe_fd >= 0 && x->sock >= 0 ? 0 : -1;
+}
+
+/*
+ * In a child, as nobody: sets the executable of its memory to exe_file,
+ * from a user namespace of its own, shared with a process of the initial
+ * one that then binds port (shared), or alone. Results land in *x.
+ */
+static int exe_swap(struct exe_swap *x, const char *exe_file, int port,
+		    bool shared)
+{
+	size_t size = __stop_kpr_exe_blob - __start_kpr_exe_blob;
+	void *blob, *stack;
+	pid_t pid = fork();
+
+	if (pid)
+		return wait_exit(pid);
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
+	    exe_swap_prepare(x, exe_file, port))
+		_exit(USAGE);
+	blob = mmap(NULL, size, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (blob == MAP_FAILED || stack == MAP_FAILED)
+		_exit(USAGE);
+	memcpy(blob, __start_kpr_exe_blob, size);
+	if (!shared)
+		((void (*)(struct exe_swap *))BLOB_AT(blob, blob_alone))(x);
+	if (clone(BLOB_AT(blob, blob_setter), (char *)stack + 65536, CLONE_VM,
+		  x) < 0)
+		_exit(USAGE);
+	while (blob_stage(x) < 1)
+		sched_yield();
+	((void (*)(struct exe_swap *))BLOB_AT(blob, blob_binder))(x);
+	_exit(USAGE);
+}
+
+TEST_F(identity, exe_set_from_user_namespace_on_shared_memory_is_refused)
+{
+	struct exe_swap *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, x);
+	ASSERT_EQ(0, load_policy("22030/tcp " OWNER "\n"));
+	ASSERT_EQ(0, exe_swap(x, OWNER, 22030, true));
+	if (x->prctl_rc == -EINVAL)
+		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
+	ASSERT_EQ(0, x->unshare_rc);
+	EXPECT_EQ(-EPERM, x->prctl_rc);
+	EXPECT_EQ(-EADDRINUSE, x->bind_rc);
+}
+
+/* Checkpoint/restore in a container, alone in its user namespace, works. */
+TEST_F(identity, exe_set_in_own_user_namespace_alone_is_allowed)
+{
+	struct exe_swap *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, x);
+	ASSERT_EQ(0, load_policy("22030/tcp " OWNER "\n"));
+	ASSERT_EQ(0, exe_swap(x, OWNER, 22030, false));
+	if (x->prctl_rc == -EINVAL)
+		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
+	ASSERT_EQ(0, x->unshare_rc);
+	EXPECT_EQ(0, x->prctl_rc);
+}
+#endif /* __x86_64__ */
+
 TEST_F(identity, escaped_paths)
 {
 	static const struct {
