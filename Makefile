@@ -101,8 +101,9 @@ workbench: deps
 	@$(WB)/workbench.sh
 
 # A Debian bookworm image (mmdebstrap, cached in build/e2e) with the
-# kportreserve package installed by apt, booted three times with systemd
-# as PID 1; not part of make check, which it would outlast.
+# kportreserve package installed by apt, booted four times with systemd
+# as PID 1 (the last with SELinux enforcing); not part of make check,
+# which it would outlast.
 e2e: deps
 	@$(WB)/e2e.sh
 

@@ -2,17 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # make e2e: kportreserve on a real Debian system. A Debian bookworm root
 # made by mmdebstrap (systemd, auditd, nginx-light, rpcbind, nfs-common,
-# python3, AppArmor), cached under build/e2e/ by its package list; the
-# kportreserve package and the kernel's (make deb: the distribution-shaped
-# kernel packaged by bindeb-pkg) installed into a copy with apt, as an
-# administrator would; that copy booted from a virtio disk with systemd
-# as PID 1 on the kernel its package installed in /boot (QEMU boots that
-# vmlinuz directly: there is no boot loader), three times:
+# python3, AppArmor, SELinux's selinux-policy-default), cached under
+# build/e2e/ by its package list; the kportreserve package and the
+# kernel's (make deb: the distribution-shaped kernel packaged by
+# bindeb-pkg) installed into a copy with apt, as an administrator would;
+# that copy labelled for SELinux (setfiles) and booted from a virtio disk
+# with systemd as PID 1 on the kernel its package installed in /boot (QEMU
+# boots that vmlinuz directly: there is no boot loader), four times:
 #
 #   main    kpr-e2e.service (e2e/check.sh) runs the checks once
 #           multi-user.target is reached, with the real programs;
 #   reboot  the same disk again: the policy is in force again;
-#   lock    with kportreserve.lock=1: kportreserve load fails (exit 3).
+#   lock    with kportreserve.lock=1: kportreserve load fails (exit 3);
+#   selinux a copy of the disk as mkfs made it, with security=selinux
+#           enforcing=1: SELinux, not AppArmor, is the major LSM,
+#           enforcing Debian's policy, and kportreserve still works
+#           beside it (and SELinux still refuses what its policy denies).
+#
+# E2E_PHASES, when set, names the boots to run (reboot and lock need
+# main's changes to the disk; "none" only makes the disk).
 #
 # With E2E_DEMO=1 (make demo DEMO=real) it boots once instead and prints
 # the story e2e/demo.sh tells on that system.
@@ -40,7 +48,7 @@ mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
 [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' \
 	/etc/apt/sources.list 2>/dev/null)
 export E2E_SUITE=bookworm E2E_MIRROR=${mirror:-http://deb.debian.org/debian}
-export E2E_PACKAGES=systemd,systemd-sysv,udev,dbus,auditd,nginx-light,rpcbind,nfs-common,python3,apparmor,apparmor-utils,iproute2,procps,util-linux,login,passwd,netbase
+export E2E_PACKAGES=systemd,systemd-sysv,udev,dbus,auditd,nginx-light,rpcbind,nfs-common,python3,apparmor,apparmor-utils,iproute2,procps,util-linux,login,passwd,netbase,selinux-basics,selinux-policy-default
 
 passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); say "e2e: ok - $1"; }
@@ -93,7 +101,9 @@ fi
 [ -z "$kernel" ] || [ -f "$kernel" ] || die "no kernel at $kernel"
 
 say "e2e: copying the root to $run"
-rm -rf "$run"
+# A run that died while /proc was mounted in the copy (below) left it.
+! mountpoint -q "$run/root/proc" || umount "$run/root/proc"
+rm -rf --one-file-system "$run"
 mkdir -p "$run"
 cp -a "$root" "$run/root"
 r=$run/root
@@ -134,6 +144,33 @@ cp "$WB_DIR"/e2e/guest/50-e2e.policy "$r/etc/kportreserve/policy.d/"
 cp "$WB_DIR"/e2e/guest/60-kpr-e2e.conf "$r/etc/sysctl.d/"
 cp "$WB_DIR"/e2e/guest/apparmor/* "$r/etc/apparmor.d/"
 
+# SELinux, for the selinux boot; the AppArmor boots ignore it. /proc is
+# mounted for semodule and setfiles (which sets each label through
+# /proc/self/fd).
+mount -t proc proc "$r/proc"
+# The rule that lets kportreserve.service load its policy under SELinux
+# (e2e/guest/selinux/kpr-e2e.cil says why), added as an administrator
+# would; -n: this host has no SELinux to load it into.
+cp "$WB_DIR"/e2e/guest/selinux/kpr-e2e.cil "$r/root/"
+start=$SECONDS
+if chroot "$r" semodule -n -i /root/kpr-e2e.cil >"$run/semodule.log" 2>&1; then
+	pass "semodule -i kpr-e2e.cil ($((SECONDS - start))s)"
+else
+	fail "semodule -i kpr-e2e.cil ($run/semodule.log)" "$(tail -n 20 "$run/semodule.log")"
+fi
+rm -f "$r/root/kpr-e2e.cil"
+# The labels of Debian's policy, written as security.selinux attributes
+# (this host's kernel does not check them); mkfs.ext4 -d copies them.
+start=$SECONDS
+if chroot "$r" setfiles -F /etc/selinux/default/contexts/files/file_contexts / \
+	>"$run/setfiles.log" 2>&1; then
+	pass "setfiles labelled the root for SELinux ($((SECONDS - start))s)"
+else
+	fail "setfiles labelled the root for SELinux ($run/setfiles.log)" \
+		"$(tail -n 20 "$run/setfiles.log")"
+fi
+umount "$r/proc"
+
 say "e2e: mkfs.ext4 -d $r"
 truncate -s 3G "$run/disk.img"
 mkfs.ext4 -q -F -L root -d "$r" "$run/disk.img" >"$run/mkfs.log" 2>&1 ||
@@ -146,9 +183,11 @@ cpio -o -H newc </dev/null >"$run/empty.cpio" 2>/dev/null
 # checks counted, and each check missing from its "1..N" fails.
 boot() {
 	local phase=$1 want=$2 limit=$3 log=$run/$1.log start=$SECONDS p k f plan
+	local disk=$run/disk.img
+	[ ! -f "$run/$phase.img" ] || disk=$run/$phase.img
 	shift 3
 	say "e2e: booting ($phase), console log $log"
-	if QEMU_EXTRA="-drive file=$run/disk.img,format=raw,if=virtio -nic none" \
+	if QEMU_EXTRA="-drive file=$disk,format=raw,if=virtio -nic none" \
 		"$WB_DIR/vm.sh" "$kernel" "$run/empty.cpio" "$log" "$limit" \
 		root=/dev/vda rw kpr_e2e.phase="$phase" kpr_e2e.kdeb="${kdeb:+1}" "$@"; then
 		pass "$phase boot: ended, no kernel splat ($((SECONDS - start))s)"
@@ -179,7 +218,16 @@ if [ -n "${E2E_DEMO:-}" ]; then
 	exit 0
 fi
 
-boot main 20 1200
-boot reboot 3 600
-boot lock 2 600 kportreserve.lock=1
+# E2E_PHASES: the boots to run, of "main reboot lock selinux".
+phases=" ${E2E_PHASES:-main reboot lock selinux} "
+# The selinux boot gets a copy of the disk as mkfs made it: the main boot
+# reinstalls nginx and writes files with SELinux off, which leaves them
+# unlabelled (the reinstalled /usr/sbin/nginx would not be httpd_exec_t).
+[[ $phases != *" selinux "* ]] ||
+	cp --sparse=always "$run/disk.img" "$run/selinux.img"
+[[ $phases != *" main "* ]] || boot main 20 1200
+[[ $phases != *" reboot "* ]] || boot reboot 3 600
+[[ $phases != *" lock "* ]] || boot lock 2 600 kportreserve.lock=1
+[[ $phases != *" selinux "* ]] ||
+	boot selinux 9 600 security=selinux enforcing=1
 finish
