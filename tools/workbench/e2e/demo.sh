@@ -22,7 +22,8 @@ run() {
 # as_alice CMD...: CMD as the ordinary user alice (uid 1000), with her
 # login uid set as a login would set it.
 as_alice() {
-	say "    alice\$ $*" >&2
+	local line=$*
+	say "    alice\$ ${line//$'\n'/; }" >&2
 	sh -c 'echo 1000 >/proc/self/loginuid &&
 		exec setpriv --reuid=1000 --regid=1000 --init-groups "$@"' sh "$@" 2>&1 |
 		sed 's/^/KPR-DEMO:     /'
