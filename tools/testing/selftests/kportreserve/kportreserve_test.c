@@ -744,17 +744,29 @@ static int exe_swap(struct exe_swap *x, const char *exe_file, int port,
 	_exit(USAGE);
 }
 
-TEST_F(identity, exe_set_from_user_namespace_on_shared_memory_is_refused)
+/*
+ * exe_swap() to OWNER under a policy that reserves 22030 for it, into
+ * memory the test shares with the child: its results.
+ */
+static struct exe_swap *exe_swap_to_owner(struct __test_metadata *_metadata,
+					  bool shared)
 {
 	struct exe_swap *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	ASSERT_NE(MAP_FAILED, x);
 	ASSERT_EQ(0, load_policy("22030/tcp " OWNER "\n"));
-	ASSERT_EQ(0, exe_swap(x, OWNER, 22030, true));
+	ASSERT_EQ(0, exe_swap(x, OWNER, 22030, shared));
+	ASSERT_EQ(0, x->unshare_rc);
+	return x;
+}
+
+TEST_F(identity, exe_set_from_user_namespace_on_shared_memory_is_refused)
+{
+	struct exe_swap *x = exe_swap_to_owner(_metadata, true);
+
 	if (x->prctl_rc == -EINVAL)
 		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
-	ASSERT_EQ(0, x->unshare_rc);
 	EXPECT_EQ(-EPERM, x->prctl_rc);
 	EXPECT_EQ(-EADDRINUSE, x->bind_rc);
 }
@@ -762,15 +774,10 @@ TEST_F(identity, exe_set_from_user_namespace_on_shared_memory_is_refused)
 /* Checkpoint/restore in a container, alone in its user namespace, works. */
 TEST_F(identity, exe_set_in_own_user_namespace_alone_is_allowed)
 {
-	struct exe_swap *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct exe_swap *x = exe_swap_to_owner(_metadata, false);
 
-	ASSERT_NE(MAP_FAILED, x);
-	ASSERT_EQ(0, load_policy("22030/tcp " OWNER "\n"));
-	ASSERT_EQ(0, exe_swap(x, OWNER, 22030, false));
 	if (x->prctl_rc == -EINVAL)
 		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
-	ASSERT_EQ(0, x->unshare_rc);
 	EXPECT_EQ(0, x->prctl_rc);
 }
 #endif /* __x86_64__ */
