@@ -205,6 +205,25 @@ t_apparmor() {
 	aa-status 2>&1 | head -n 20
 	[ "$attr" = "nginx (enforce)" ] && grep -qx 'tcp 80' <<<"$(listeners nginx)"
 }
+# bind_event PID PORT: the records of the audit event that holds
+# kportreserve's record of PID's denied bind of tcp PORT, read from
+# audit.log: ausearch skips an event it finds malformed, as it does one
+# with an AppArmor AVC in it. Shows them on standard error, with what
+# ausearch finds, and prints them; fails when there is no such record.
+bind_event() {
+	local pid=$1 port=$2 ev r
+	sleep 2
+	ev=$(grep -a "lsm=kportreserve op=bind proto=tcp lport=$port .* pid=$pid " \
+		/var/log/audit/audit.log | sed -n 's/.*msg=audit(\([0-9.:]*\)).*/\1/p' |
+		tail -n 1)
+	echo "kportreserve's record of pid $pid: event ${ev:-none}" >&2
+	[ -n "$ev" ] || return 1
+	r=$(grep -aF "msg=audit($ev)" /var/log/audit/audit.log)
+	echo "$r" | cut -c 1-300 >&2
+	echo "ausearch -m 1430 -p $pid finds: $(ausearch -m 1430 -p "$pid" --raw 2>/dev/null |
+		grep -c lsm=kportreserve) record(s)" >&2
+	echo "$r"
+}
 # Both LSMs judge the same bind: python3 -m http.server on 8080, confined
 # by the enforce-mode profile kpr-e2e-python, which allows the network and
 # audits it. AppArmor's socket_bind hook runs first (it is earlier in the
@@ -214,21 +233,12 @@ t_apparmor() {
 # record of the failed bind(). ausearch 3.0.9 skips an event with an
 # AppArmor AVC in it as malformed, so the event is read from audit.log.
 t_both() {
-	local out pid ev r attr
+	local out pid r attr
 	out=$(http_server 8080 aa-exec -p kpr-e2e-python --)
 	echo "$out"
 	grep -q 'Errno 98' <<<"$out" || return 1
 	pid=$(cat /tmp/http.pid)
-	sleep 2
-	ev=$(grep -a "lsm=kportreserve op=bind proto=tcp lport=8080 .* pid=$pid " \
-		/var/log/audit/audit.log | sed -n 's/.*msg=audit(\([0-9.:]*\)).*/\1/p' |
-		tail -n 1)
-	echo "kportreserve's record of pid $pid: event ${ev:-none}"
-	[ -n "$ev" ] || return 1
-	r=$(grep -aF "msg=audit($ev)" /var/log/audit/audit.log)
-	echo "$r" | cut -c 1-230
-	echo "ausearch -m 1430 -p $pid finds: $(ausearch -m 1430 -p "$pid" --raw 2>/dev/null |
-		grep -c lsm=kportreserve) record(s)"
+	r=$(bind_event "$pid" 8080) || return 1
 	attr=$(aa-exec -p kpr-e2e-python -- setpriv --reuid=1000 \
 		--regid=1000 --init-groups cat /proc/self/attr/current 2>&1)
 	echo "confinement under aa-exec: $attr"
@@ -408,21 +418,12 @@ t_nginx_httpd_t() {
 	[[ $ctx == *:httpd_t:* ]] && grep -qx 'tcp 80' <<<"$(listeners nginx)"
 }
 # audit_event PID PORT: kportreserve's record of PID's denied bind of tcp
-# PORT, read from audit.log (ausearch skips events it finds malformed),
-# with the other records of its event: SELinux allowed the bind (no AVC),
-# kportreserve refused it, bind() failed with EADDRINUSE.
+# PORT with the other records of its event (bind_event): SELinux allowed
+# the bind (no AVC), kportreserve refused it, bind() failed with
+# EADDRINUSE.
 t_audit_event() {
-	local pid=$1 port=$2 ev r
-	sleep 2
-	ev=$(grep -a "lsm=kportreserve op=bind proto=tcp lport=$port .* pid=$pid " \
-		/var/log/audit/audit.log | sed -n 's/.*msg=audit(\([0-9.:]*\)).*/\1/p' |
-		tail -n 1)
-	echo "kportreserve's record of pid $pid: event ${ev:-none}"
-	[ -n "$ev" ] || return 1
-	r=$(grep -aF "msg=audit($ev)" /var/log/audit/audit.log)
-	echo "$r" | cut -c 1-300
-	echo "ausearch -m 1430 -p $pid finds: $(ausearch -m 1430 -p "$pid" --raw 2>/dev/null |
-		grep -c lsm=kportreserve) record(s)"
+	local pid=$1 port=$2 r
+	r=$(bind_event "$pid" "$port") || return 1
 	grep -q "lsm=kportreserve op=bind .* pid=$pid .* res=0" <<<"$r" &&
 	grep -q ' auid=1000 ' <<<"$r" && grep -q ' uid=1000 ' <<<"$r" &&
 	grep -Eq 'exe="/usr/bin/python3(\.[0-9]+)?"' <<<"$r" &&
