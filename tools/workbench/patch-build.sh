@@ -4,16 +4,18 @@
 #   patch-build.sh TREE N
 # builds in TREE, checked out at patch N of the series, what that patch
 # adds, with what the patches before it added:
-#   1 the inet_reserved_port hook: configure (tinyconfig plus the
-#     workbench's kernel.config and, for 6.12, distro.config) and compile
-#     security/security.c and the allocators that call the hook
-#   2 its use in sunrpc and 9p: compile the two files
-#   3 the LSM and its glue: configure again, now that its Kconfig is
+#   1 the rxrpc fix: configure (tinyconfig plus the workbench's
+#     kernel.config and, for 6.12, distro.config) and compile
+#     net/rxrpc/af_rxrpc.c
+#   2 the inet_reserved_port hook: compile security/security.c and the
+#     allocators that call the hook
+#   3 its use in sunrpc and 9p: compile the two files
+#   4 the LSM and its glue: configure again, now that its Kconfig is
 #     there, and compile security/kportreserve/
-#   4 the KUnit tests: compile lib/kunit-tests/
-#   5 the selftests: build them with their Makefile
-#   6 kportreserve(8): build it with its Makefile
-#   7 the admin guide: kernel-doc -Wall on the sources, docutils on it
+#   5 the KUnit tests: compile lib/kunit-tests/
+#   6 the selftests: build them with their Makefile
+#   7 kportreserve(8): build it with its Makefile
+#   8 the admin guide: kernel-doc -Wall on the sources, docutils on it
 # Objects go to build/patch-build-KVER, kept from patch to patch.
 . "$(dirname "$0")/lib.sh"
 
@@ -38,37 +40,42 @@ case $n in
 	mkdir -p "$out"
 	pmake tinyconfig >/dev/null
 	configure
+	grep -qx 'CONFIG_AF_RXRPC=y' "$out/.config" ||
+		die "patch 1: the configuration has no AF_RXRPC"
+	pmake net/rxrpc/af_rxrpc.o
+	;;
+2)
 	pmake security/security.o net/ipv4/inet_connection_sock.o \
 		net/ipv4/inet_hashtables.o net/ipv4/udp.o net/sctp/socket.o
 	;;
-2)
+3)
 	objs=(net/9p/trans_fd.o)
 	grep -qx 'CONFIG_SUNRPC=y' "$out/.config" &&
 		objs+=(net/sunrpc/xprtsock.o)
 	pmake "${objs[@]}"
 	;;
-3)
+4)
 	configure
 	grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$out/.config" ||
-		die "patch 3: CONFIG_SECURITY_KPORTRESERVE did not stick"
+		die "patch 4: CONFIG_SECURITY_KPORTRESERVE did not stick"
 	pmake security/kportreserve/
 	;;
-4)
+5)
 	grep -qx 'CONFIG_SECURITY_KPORTRESERVE_KUNIT_TEST=y' "$out/.config" ||
-		die "patch 4: the KUnit tests are not configured"
+		die "patch 5: the KUnit tests are not configured"
 	pmake lib/kunit-tests/
 	[ -f "$out/lib/kunit-tests/kportreserve_policy_kunit.o" ] ||
-		die "patch 4: lib/kunit-tests was not built"
+		die "patch 5: lib/kunit-tests was not built"
 	;;
-5)
+6)
 	mkdir -p "$out/selftests"
 	make -s -C "$tree/tools/testing/selftests/kportreserve" \
 		OUTPUT="$out/selftests" CC="${CCACHE}gcc"
 	;;
-6)
+7)
 	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc"
 	;;
-7)
+8)
 	rst='import docutils.core, sys
 docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
 	settings_overrides={"report_level": 2, "halt_level": 5})'

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make patches: this tree as a "git format-patch" series against the
-# pristine Linux source, the form in which it would be posted: the
-# network stack's hook for the ports the kernel picks, its use in sunrpc
-# and 9p, then the LSM, its KUnit tests, its selftests, kportreserve(8) and
-# the admin guide: seven patches behind a cover letter, each with the glue
-# for upstream files that concerns it.
+# pristine Linux source, the form in which it would be posted: a fix of
+# rxrpc, the network stack's hook for the ports the kernel picks, its use
+# in sunrpc and 9p, then the LSM, its KUnit tests, its selftests,
+# kportreserve(8) and the admin guide: eight patches behind a cover
+# letter, each with the glue for upstream files that concerns it.
 #
 # The series is made from what is committed (HEAD), so that it can be
 # rebuilt from a commit id; PATCHES_WORKTREE=1 takes the working tree
@@ -114,7 +114,7 @@ fi
 
 # --- The series ------------------------------------------------------------
 #
-# The work clone is reset to the pristine commit on every run and the seven
+# The work clone is reset to the pristine commit on every run and the eight
 # commits are made again on top of it.
 if [ ! -d "$series/.git" ]; then
 	g clone -q --shared "$pristine" "$series"
@@ -225,6 +225,14 @@ glue_message() {
 	sed -n '/^$/,/^---$/p' "$glue_dir/$1"-*.patch | sed '1d;$d' |
 		grep -v '^Signed-off-by: '
 }
+
+# A fix of rxrpc that stands on its own, first, so that it can be taken
+# into the net tree and to stable without the rest: an unbound socket
+# kept the address of a bind() that failed, and a later sendmsg() bound
+# its port with kernel_bind(), out of the bind hook's sight.
+glue 0007
+glue_message 0007 |
+	commit "rxrpc: keep the address of a bind() only once it is bound"
 
 # The two patches outside security/: the hook, then its other users. They
 # add no file of ours, so they leave MAINTAINERS alone.
@@ -394,13 +402,16 @@ records and per-port denial figures help to deploy it. It descends from
 Tetsuo Handa's KPortReserve RFC of 2013, which could not be merged
 while only one LSM could be active.
 
-Patch 1 adds the inet_reserved_port hook, which the network stack asks
-wherever it asks ip_local_reserved_ports, and patch 2 makes sunrpc and 9p
-ask it when they choose a privileged source port; these two are for the
-network and NFS maintainers. Patch 3 adds the LSM, its LSM id and audit
-record types, patch 4 its KUnit tests, patch 5 its selftests, patch 6
-kportreserve(8), an admin command that shares the kernel's parser, and
-patch 7 the admin guide. Each patch builds on its own.
+Patch 1 fixes rxrpc, which bound the port of a failed bind() on a later
+sendmsg(), out of the bind hook's sight; it stands on its own and is for
+the net tree and stable. Patch 2 adds the inet_reserved_port hook, which
+the network stack asks wherever it asks ip_local_reserved_ports, and
+patch 3 makes sunrpc and 9p ask it when they choose a privileged source
+port; these two are for the network and NFS maintainers. Patch 4 adds
+the LSM, its LSM id and audit record types, patch 5 its KUnit tests,
+patch 6 its selftests, patch 7 kportreserve(8), an admin command that
+shares the kernel's parser, and patch 8 the admin guide. Each patch
+builds on its own.
 
 The series is against Linux $KVER.$sublevel as shipped in Debian's
 linux-source-$KVER. It was tested there with checkpatch.pl --strict,
@@ -499,6 +510,10 @@ for p in "${patches[@]}"; do
 		# user-space stand-ins for the parser's kernel headers define
 		# u8..u64, as tools/include/linux/types.h does.
 		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,NEW_TYPEDEFS ;;
+	*-rxrpc-keep-the-address-of-a-bind*)
+		# Debian's source is a tarball without history: the commit
+		# that Fixes: names cannot be looked up in it.
+		ignore=UNKNOWN_COMMIT_ID ;;
 	*-security-add-the-kportreserve-lsm*|*kportreserve-LSM*)
 		# -ENOSYS is how a task_prctl hook says "not mine" to the
 		# LSM framework, as cap_task_prctl() and yama_task_prctl() do.
