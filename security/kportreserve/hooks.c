@@ -11,9 +11,11 @@
  * transport is a UDP socket on the port its address names. io_uring's
  * IORING_OP_BIND reaches socket_bind too, in the submitter's task, one
  * of its io-wq workers or its SQPOLL thread: threads of the submitting
- * process, with its executable. A port without a rule costs one bit test,
- * outside RCU. Only for a reserved port is the caller's executable looked up
- * (identity.c).
+ * process, with its executable. A socket is judged by whether user space
+ * drives it, not by who made it: once SMC falls back to TCP, the caller's
+ * file leads to SMC's own TCP socket (sock_reached_by_user()). A port
+ * without a rule costs one bit test, outside RCU. Only for a reserved port
+ * is the caller's executable looked up (identity.c).
  */
 
 #include <linux/in.h>
@@ -34,24 +36,45 @@
 #include "stats.h"
 
 /**
+ * sock_reached_by_user() - tell whether user space drives a socket
+ * @sk: the socket
+ *
+ * What matters is who may call bind() on the socket, not who created it.
+ * SMC creates its TCP socket with sock_create_kern(), and when it falls
+ * back to plain TCP before the socket is bound (smc_switch_to_fallback():
+ * the TCP fast-open options, MSG_FASTOPEN) it hands that socket the
+ * caller's file: every later bind() and listen() on the caller's
+ * descriptor works on the kernel-made socket. A socket that a file leads
+ * to is one user space can reach; the kernel's own sockets have none.
+ * Those that pass a hook all the same (the later addresses of DLM's
+ * multi-homed SCTP, through sctp_bind_add()) bind for the kernel.
+ *
+ * Return: true if a file leads to @sk.
+ */
+static bool sock_reached_by_user(const struct sock *sk)
+{
+	const struct socket *sock = READ_ONCE(sk->sk_socket);
+
+	return sock && READ_ONCE(sock->file);
+}
+
+/**
  * sock_proto() - which rules apply to a socket
  * @sk: the socket
  * @proto: receives the policy's protocol
  *
  * Reservations hold in the initial network namespace; containers have
- * their own port space. Sockets the kernel made for itself
- * (sock_create_kern()) are never checked: most bind with kernel_bind(),
- * which no hook sees, and those that do pass here (the later addresses of
- * DLM's multi-homed SCTP, through sctp_bind_add()) bind for the kernel.
- * TCP, MPTCP and SMC follow /tcp rules, UDP, UDP-Lite and AF_RXRPC follow
- * /udp rules, SCTP (one-to-one and one-to-many) /sctp rules; raw sockets
- * with the same protocol number have no ports and are left alone.
+ * their own port space. Sockets that only the kernel reaches are never
+ * checked (sock_reached_by_user()). TCP, MPTCP and SMC follow /tcp rules,
+ * UDP, UDP-Lite and AF_RXRPC follow /udp rules, SCTP (one-to-one and
+ * one-to-many) /sctp rules; raw sockets with the same protocol number have
+ * no ports and are left alone.
  *
  * Return: true if the socket's binds are checked.
  */
 static bool sock_proto(const struct sock *sk, enum kpr_proto *proto)
 {
-	if (!net_eq(sock_net(sk), &init_net) || sk->sk_kern_sock)
+	if (!net_eq(sock_net(sk), &init_net) || !sock_reached_by_user(sk))
 		return false;
 	/* READ_ONCE(): IPV6_ADDRFORM may change it, though never to these. */
 	switch (READ_ONCE(sk->sk_family)) {
@@ -120,45 +143,47 @@ static void set_v6(struct kpr_bind *b, const struct sockaddr_in6 *sin6)
 }
 
 /**
- * read_inet_bind() - the address a bind() on a TCP or UDP socket asks for
- * @sk: the socket
+ * read_inet_bind() - the address a bind() on a TCP, UDP or SMC socket
+ *                    asks for
  * @address: the address from user space
  * @addrlen: its length
  * @b: receives the port and address
  *
  * Reads the address as the network stack will (see __inet_bind() and
- * inet6_bind_sk()). Anything the stack rejects on its own (short or
- * malformed addresses, a family that does not match the socket) is left
- * alone, so the caller gets the stack's own error unchanged.
+ * inet6_bind_sk()), but whatever the socket's family: the family can
+ * change between this hook and the bind, when another thread converts an
+ * IPv6 socket to IPv4 with IPV6_ADDRFORM, and SMC hands the address to a
+ * TCP socket whose family cannot be told from here. So an IPv4 address
+ * (and AF_UNSPEC with INADDR_ANY, which IPv4 sockets take as AF_INET) is
+ * checked on an IPv6 socket too, and the other way round: such a bind to
+ * a reserved port gets EADDRINUSE instead of the stack's EINVAL or
+ * EAFNOSUPPORT. Short and malformed addresses are left to the stack,
+ * which refuses them with its own error.
  *
  * Return: true if @b holds a port to check.
  */
-static bool read_inet_bind(const struct sock *sk,
-			   const struct sockaddr *address, int addrlen,
+static bool read_inet_bind(const struct sockaddr *address, int addrlen,
 			   struct kpr_bind *b)
 {
-	/* sk_family can change under us through IPV6_ADDRFORM. */
-	unsigned short family = READ_ONCE(sk->sk_family);
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)address;
 
 	if (addrlen < offsetofend(struct sockaddr, sa_family))
 		return false;
 	switch (address->sa_family) {
 	case AF_UNSPEC:
-		/* IPv4 sockets take AF_UNSPEC with INADDR_ANY as AF_INET. */
-		if (family != AF_INET || addrlen < sizeof(*sin) ||
+		if (addrlen < sizeof(*sin) ||
 		    sin->sin_addr.s_addr != htonl(INADDR_ANY))
 			return false;
 		set_v4(b, sin);
 		return true;
 	case AF_INET:
-		if (family != AF_INET || addrlen < sizeof(*sin))
+		if (addrlen < sizeof(*sin))
 			return false;
 		set_v4(b, sin);
 		return true;
 #if IS_ENABLED(CONFIG_IPV6)
 	case AF_INET6:
-		if (family != AF_INET6 || addrlen < SIN6_LEN_RFC2133)
+		if (addrlen < SIN6_LEN_RFC2133)
 			return false;
 		set_v6(b, (const struct sockaddr_in6 *)address);
 		return true;
@@ -200,46 +225,6 @@ static int read_sctp_addr(const struct sockaddr *address, int addrlen,
 		return sizeof(struct sockaddr_in6);
 	default:
 		return 0;
-	}
-}
-
-/**
- * read_smc_bind() - the address a bind() on an AF_SMC socket asks for
- * @address: the address from user space
- * @addrlen: its length
- * @b: receives the port and address
- *
- * smc_bind() takes IPv4, IPv6 and AF_UNSPEC (with INADDR_ANY) addresses
- * on sockets of either SMC protocol and hands them to its internal TCP
- * socket, whose inet_bind() or inet6_bind() refuses the family it does
- * not speak. Which one it is cannot be told from here, so both are
- * checked: a bind the stack would refuse anyway may get EADDRINUSE
- * instead of EAFNOSUPPORT when its port is reserved.
- *
- * Return: true if @b holds a port to check.
- */
-static bool read_smc_bind(const struct sockaddr *address, int addrlen,
-			  struct kpr_bind *b)
-{
-	const struct sockaddr_in *sin = (const struct sockaddr_in *)address;
-
-	if (addrlen < sizeof(*sin))
-		return false;
-	switch (address->sa_family) {
-	case AF_UNSPEC:
-		if (sin->sin_addr.s_addr != htonl(INADDR_ANY))
-			return false;
-		fallthrough;
-	case AF_INET:
-		set_v4(b, sin);
-		return true;
-	case AF_INET6:
-		if (addrlen < SIN6_LEN_RFC2133)
-			return false;
-		set_v6(b, (const struct sockaddr_in6 *)address);
-		return true;
-	default:
-		return false;
 	}
 }
 
@@ -296,15 +281,11 @@ static bool read_bind(const struct sock *sk, enum kpr_proto proto,
 		      const struct sockaddr *address, int addrlen,
 		      struct kpr_bind *b)
 {
-	switch (READ_ONCE(sk->sk_family)) {
-	case AF_SMC:
-		return read_smc_bind(address, addrlen, b);
-	case AF_RXRPC:
+	if (READ_ONCE(sk->sk_family) == AF_RXRPC)
 		return read_rxrpc_bind(address, addrlen, b);
-	}
 	if (proto == KPR_PROTO_SCTP)
 		return read_sctp_addr(address, addrlen, b) != 0;
-	return read_inet_bind(sk, address, addrlen, b);
+	return read_inet_bind(address, addrlen, b);
 }
 
 static bool port_reserved(enum kpr_proto proto, u16 port)
