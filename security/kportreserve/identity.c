@@ -28,6 +28,9 @@
  * depends on the caller's namespaces: ids are kept and used only by
  * callers in the initial mount namespace (may_keep_id()), and moving to
  * another user namespace, which anyone may do, is checked on every bind.
+ * Which user namespace the caller is in is read from its own, objective,
+ * credentials as well as from those it acts with, which may be borrowed
+ * (in_initial_user_ns()).
  */
 
 #include <linux/atomic.h>
@@ -38,13 +41,15 @@
 #include <linux/fs_struct.h>
 #include <linux/lsm_hooks.h>
 #include <linux/mm.h>
+#include <linux/mnt_namespace.h>
 #include <linux/namei.h>
 #include <linux/nsproxy.h>
 #include <linux/path.h>
+#include <linux/proc_ns.h>
 #include <linux/prctl.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/string.h>
 #include <linux/user_namespace.h>
 
@@ -61,10 +66,32 @@
 
 /*
  * Moved on by every prctl() that may replace a process's executable
- * without an execve() (kpr_task_prctl()): kept ids older than that are
- * forgotten.
+ * without an execve() in the initial user namespace (kpr_task_prctl()):
+ * kept ids older than that are forgotten.
  */
 static atomic64_t kpr_exe_epoch = ATOMIC64_INIT(0);
+
+/**
+ * in_initial_user_ns() - tell whether current is, and acts, in the initial
+ *                        user namespace
+ *
+ * The credentials current acts with may be borrowed: io_uring runs a
+ * request under a personality registered earlier
+ * (IORING_REGISTER_PERSONALITY), maybe before the task moved to a user
+ * and mount namespace of its own, where it may mount anything on a listed
+ * path; any request run under override_creds() has the same shape. The
+ * task's own, objective, credentials leave the initial user namespace with
+ * unshare() or setns() and never come back to it, and io_uring's io-wq
+ * and SQPOLL threads take theirs from the task that started them. So both
+ * are asked.
+ *
+ * Return: true if both credentials are of the initial user namespace.
+ */
+static bool in_initial_user_ns(void)
+{
+	return current_user_ns() == &init_user_ns &&
+	       current_real_cred()->user_ns == &init_user_ns;
+}
 
 static struct kpr_kept_id *kept_id(void)
 {
@@ -132,43 +159,54 @@ bool kpr_exe_may_change(int option, unsigned long arg2)
 }
 
 /**
- * mm_shared_with_initial_user_ns() - tell whether a task of the initial
- *                                    user namespace shares current's memory
+ * mm_shared_with_another_process() - tell whether a task outside current's
+ *                                     thread group may share its memory
  *
- * A process that clone()s with CLONE_VM, but not CLONE_THREAD, shares its
- * memory, and so its executable (mm->exe_file), with a child that may
- * then unshare() a user namespace of its own, where it holds
- * CAP_CHECKPOINT_RESTORE. The tasks are compared by their memory only,
- * never dereferenced, as current_is_single_threaded() does; a task that
- * starts sharing it after the walk is created by one that shares it
- * already, in that task's user namespace.
+ * A process that clone()s with CLONE_VM but not CLONE_THREAD, or that
+ * vfork()s, shares its memory, and so its executable (mm->exe_file), with
+ * a child that may then unshare() a user namespace of its own, where it
+ * holds CAP_CHECKPOINT_RESTORE, and start threads there. Every task that
+ * uses the memory holds a reference to it (mm_users); the threads of
+ * current's group that have not begun to exit are counted in
+ * signal->live. More references than that means another process, or a
+ * transient reference (/proc, ptrace): the answer errs towards sharing,
+ * never away from it. Two reads, whatever the size of the system: the
+ * caller may be anyone.
  *
- * Context: process context; takes rcu_read_lock(). Walks every task, as
- *          unshare() does: only prctl() calls that set an executable,
- *          which checkpoint/restore tools make, come here.
- * Return: true if another task in the initial user namespace shares
- *         current->mm.
+ * Context: process context.
+ * Return: true if the memory may be shared with another process.
  */
-static bool mm_shared_with_initial_user_ns(void)
+static bool mm_shared_with_another_process(void)
 {
 	struct mm_struct *mm = current->mm;
-	struct task_struct *p, *t;
-	bool shared = false;
 
-	if (!mm || atomic_read(&mm->mm_users) == 1)
-		return false;
+	return mm && atomic_read(&mm->mm_users) >
+		     atomic_read(&current->signal->live);
+}
 
-	rcu_read_lock();
-	for_each_process_thread(p, t) {
-		if (t != current && t->mm == mm &&
-		    task_cred_xxx(t, user_ns) == &init_user_ns) {
-			shared = true;
-			goto out;
-		}
-	}
-out:
-	rcu_read_unlock();
-	return shared;
+/**
+ * may_set_exe() - tell whether prctl() will let current set its executable
+ * @arg2: PR_SET_MM_EXE_FILE or PR_SET_MM_MAP
+ *
+ * The capabilities prctl_set_mm() and prctl_set_mm_map() ask for, in the
+ * initial user namespace, where the caller is: CAP_SYS_RESOURCE for
+ * PR_SET_MM_EXE_FILE, CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN for
+ * PR_SET_MM_MAP. Asked without audit and without marking the task as
+ * having used a privilege: prctl() asks again, and decides.
+ *
+ * Return: true if the call may succeed.
+ */
+static bool may_set_exe(unsigned long arg2)
+{
+	const struct cred *cred = current_cred();
+
+	if (arg2 == PR_SET_MM_EXE_FILE)
+		return !security_capable(cred, &init_user_ns, CAP_SYS_RESOURCE,
+					 CAP_OPT_NOAUDIT);
+	return !security_capable(cred, &init_user_ns, CAP_CHECKPOINT_RESTORE,
+				 CAP_OPT_NOAUDIT) ||
+	       !security_capable(cred, &init_user_ns, CAP_SYS_ADMIN,
+				 CAP_OPT_NOAUDIT);
 }
 
 /**
@@ -185,14 +223,20 @@ out:
  * create, set the executable of its memory. Shared with a process of the
  * initial user namespace, that memory would make that process bind as any
  * program it names, listed or not. So the call is refused to a task
- * outside the initial user namespace whose memory such a process shares;
- * checkpoint/restore in a container, where every process that shares the
- * memory is in the container's namespace, goes on.
+ * outside the initial user namespace whose memory another process may
+ * share (mm_shared_with_another_process()); checkpoint/restore of a
+ * process alone with its memory, in a container or elsewhere, goes on.
  *
  * The replaced executable's struct file may be freed and its memory reused
  * for another executable while the tasks of the process keep their ids
- * (kpr_kept_id), so every kept id is forgotten: such prctl() calls are
- * rare, and made by checkpoint/restore tools.
+ * (kpr_kept_id), so a call that may succeed in the initial user namespace
+ * forgets every kept id: such calls are rare, and made by privileged
+ * checkpoint/restore tools. Tasks outside it keep no ids, and their
+ * memory is their own, so their calls forget nothing.
+ *
+ * This hook runs before prctl() checks anything, for any caller: it does
+ * a constant amount of work, and moves the epoch only for a caller that
+ * holds the capability the call asks for.
  *
  * Context: process context.
  * Return: -EPERM for a call refused as above; otherwise -ENOSYS, which
@@ -203,11 +247,32 @@ int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
 {
 	if (!kpr_exe_may_change(option, arg2))
 		return -ENOSYS;
-	if (current_user_ns() != &init_user_ns &&
-	    mm_shared_with_initial_user_ns())
-		return -EPERM;
-	atomic64_inc(&kpr_exe_epoch);
+	if (!in_initial_user_ns())
+		return mm_shared_with_another_process() ? -EPERM : -ENOSYS;
+	if (may_set_exe(arg2))
+		atomic64_inc(&kpr_exe_epoch);
 	return -ENOSYS;
+}
+
+/**
+ * mnt_ns_of_initial_user_ns() - tell whether current's mount namespace
+ *                               belongs to the initial user namespace
+ *
+ * Only a task privileged there creates or enters such a namespace; one
+ * that an unprivileged user created, and filled, belongs to that user's
+ * namespace, and a privileged task may still enter it (setns()).
+ *
+ * Return: true if the initial user namespace owns current's mount
+ * namespace.
+ */
+static bool mnt_ns_of_initial_user_ns(void)
+{
+	struct ns_common *ns;
+
+	if (!current->nsproxy)
+		return false;
+	ns = from_mnt_ns(current->nsproxy->mnt_ns);
+	return ns->ops->owner(ns) == &init_user_ns;
 }
 
 /**
@@ -219,9 +284,9 @@ int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
  * user who unshares a user and a mount namespace can mount anything on
  * /usr/sbin and run it, or pass a file from there to another process that
  * executes it. So a path is trusted only when the caller runs in the
- * initial user namespace, whose mount namespaces only privileged tasks
- * create (the callers check that), and the executable lives in the
- * caller's own mount namespace (this function checks that).
+ * initial user namespace (the callers check that, in_initial_user_ns()),
+ * its mount namespace belongs to that namespace, and the executable lives
+ * in that mount namespace (this function checks the last two).
  * Services in private mount namespaces (systemd's PrivateTmp= and
  * ProtectSystem=) and chrooted programs pass.
  *
@@ -233,7 +298,7 @@ static bool exe_path_trusted(const struct path *exe)
 	struct path root;
 	bool trusted;
 
-	if (!current->fs)
+	if (!current->fs || !mnt_ns_of_initial_user_ns())
 		return false;
 	get_fs_root(current->fs, &root);
 	/* Climb from the (maybe chrooted) root to the namespace's root. */
@@ -279,8 +344,9 @@ void kpr_caller_init(struct kpr_caller *c)
  *
  * Uses the id that the task kept for its executable under @pol or, once
  * kpr_caller_spell() ran, the spelled path, and then keeps its id for the
- * task's next bind. A caller outside the initial user namespace, or whose path
- * cannot be trusted, gets KPR_NO_PATH: it is listed nowhere.
+ * task's next bind. A caller outside the initial user namespace, or acting
+ * with credentials of another (in_initial_user_ns()), or whose path cannot
+ * be trusted, gets KPR_NO_PATH: it is listed nowhere.
  *
  * Context: rcu_read_lock() held, @pol read under it.
  * Return: false when the path must be spelled first (kpr_caller_spell()).
@@ -288,7 +354,7 @@ void kpr_caller_init(struct kpr_caller *c)
 bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol)
 {
 	c->exe.path_id = KPR_NO_PATH;
-	if (!pol || !c->file || current_user_ns() != &init_user_ns)
+	if (!pol || !c->file || !in_initial_user_ns())
 		return true;
 	if (!c->spelled)
 		return id_load(c->file, pol->generation, &c->exe.path_id);
@@ -316,8 +382,7 @@ int kpr_caller_spell(struct kpr_caller *c)
 
 	if (c->spelled || !c->file)
 		return 0;
-	if (current_user_ns() != &init_user_ns ||
-	    !exe_path_trusted(&c->file->f_path)) {
+	if (!in_initial_user_ns() || !exe_path_trusted(&c->file->f_path)) {
 		c->spelled = true;
 		return 0;
 	}
