@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -208,10 +209,35 @@ static inline int ring_has_bind(int fd)
 	return ok;
 }
 
-static inline int ring_open(struct kpr_ring *r, int sqpoll)
+/* Map the rings of r->fd, whose parameters r->p holds. */
+static inline int ring_map(struct kpr_ring *r)
 {
 	void *map;
 
+	r->sq_len = r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned int);
+	r->cq_len = r->p.cq_off.cqes +
+		    r->p.cq_entries * sizeof(struct io_uring_cqe);
+	map = mmap(NULL, r->sq_len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
+	if (map == MAP_FAILED)
+		return -1;
+	r->sq = map;
+	map = mmap(NULL, r->cq_len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_CQ_RING);
+	if (map == MAP_FAILED)
+		return -1;
+	r->cq = map;
+	map = mmap(NULL, r->p.sq_entries * sizeof(*r->sqes),
+		   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		   IORING_OFF_SQES);
+	if (map == MAP_FAILED)
+		return -1;
+	r->sqes = map;
+	return 0;
+}
+
+static inline int ring_open(struct kpr_ring *r, int sqpoll)
+{
 	memset(r, 0, sizeof(*r));
 	if (sqpoll) {
 		r->p.flags = IORING_SETUP_SQPOLL;
@@ -220,31 +246,11 @@ static inline int ring_open(struct kpr_ring *r, int sqpoll)
 	r->fd = syscall(__NR_io_uring_setup, 4, &r->p);
 	if (r->fd < 0)
 		return -1;
-	if (!ring_has_bind(r->fd))
-		goto fail;
-	r->sq_len = r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned int);
-	r->cq_len = r->p.cq_off.cqes +
-		    r->p.cq_entries * sizeof(struct io_uring_cqe);
-	map = mmap(NULL, r->sq_len, PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_SQ_RING);
-	if (map == MAP_FAILED)
-		goto fail;
-	r->sq = map;
-	map = mmap(NULL, r->cq_len, PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_POPULATE, r->fd, IORING_OFF_CQ_RING);
-	if (map == MAP_FAILED)
-		goto fail;
-	r->cq = map;
-	map = mmap(NULL, r->p.sq_entries * sizeof(*r->sqes),
-		   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
-		   IORING_OFF_SQES);
-	if (map == MAP_FAILED)
-		goto fail;
-	r->sqes = map;
+	if (!ring_has_bind(r->fd) || ring_map(r)) {
+		ring_close(r);
+		return -1;
+	}
 	return 0;
-fail:
-	ring_close(r);
-	return -1;
 }
 
 /* A field of the SQ or CQ ring mapped at BASE, OFFSET bytes in. */
@@ -254,59 +260,158 @@ static inline unsigned int *ring_field(void *base, __u32 offset)
 }
 
 /*
- * bind() through io_uring's IORING_OP_BIND: HOW is "uring" (issued inline
- * by the submitting task), "uring-async" (IOSQE_ASYNC: by an io-wq worker)
- * or "uring-sqpoll" (by the ring's SQPOLL thread). Returns 0, the errno
- * of the bind, or NO_SOCKET when the kernel cannot do it this way.
+ * bind() through io_uring's IORING_OP_BIND on ring r: HOW is "uring"
+ * (issued inline by the submitting task), "uring-async" (IOSQE_ASYNC: by
+ * an io-wq worker) or "uring-sqpoll" (by the ring's SQPOLL thread), with
+ * the credentials of PERSONALITY, or the submitter's own for 0; FD -1
+ * names the ring's registered file 0. Returns 0, the errno of the bind,
+ * or USAGE.
  */
-static inline int uring_bind(int fd, const struct sockaddr *sa,
-			     socklen_t len, const char *how)
+static inline int ring_bind(struct kpr_ring *r, int fd,
+			    const struct sockaddr *sa, socklen_t len,
+			    const char *how, int personality)
 {
 	int sqpoll = !strcmp(how, "uring-sqpoll");
-	unsigned int flags = IORING_ENTER_GETEVENTS, head;
+	unsigned int flags = IORING_ENTER_GETEVENTS, head, tail;
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
-	struct kpr_ring r;
 	int res;
 
-	if (ring_open(&r, sqpoll))
-		return NO_SOCKET;
-	sqe = &r.sqes[0];
+	tail = *ring_field(r->sq, r->p.sq_off.tail);
+	sqe = &r->sqes[tail & *ring_field(r->sq, r->p.sq_off.ring_mask)];
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->opcode = KPR_IORING_OP_BIND;
 	sqe->fd = fd;
 	sqe->addr = (unsigned long)sa;
 	sqe->addr2 = len;
+	sqe->personality = personality;
 	if (!strcmp(how, "uring-async"))
 		sqe->flags = IOSQE_ASYNC;
-	ring_field(r.sq, r.p.sq_off.array)[0] = 0;
-	__atomic_store_n(ring_field(r.sq, r.p.sq_off.tail), 1, __ATOMIC_RELEASE);
-	if (sqpoll && (__atomic_load_n(ring_field(r.sq, r.p.sq_off.flags),
+	/* -1: the ring's registered file 0. */
+	if (fd < 0) {
+		sqe->fd = 0;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+	ring_field(r->sq, r->p.sq_off.array)[tail &
+		*ring_field(r->sq, r->p.sq_off.ring_mask)] =
+		tail & *ring_field(r->sq, r->p.sq_off.ring_mask);
+	__atomic_store_n(ring_field(r->sq, r->p.sq_off.tail), tail + 1,
+			 __ATOMIC_RELEASE);
+	if (sqpoll && (__atomic_load_n(ring_field(r->sq, r->p.sq_off.flags),
 				       __ATOMIC_ACQUIRE) & IORING_SQ_NEED_WAKEUP))
 		flags |= IORING_ENTER_SQ_WAKEUP;
-	if (syscall(__NR_io_uring_enter, r.fd, sqpoll ? 0 : 1, 1, flags,
-		    NULL, 0) < 0) {
-		ring_close(&r);
+	if (syscall(__NR_io_uring_enter, r->fd, sqpoll ? 0 : 1, 1, flags,
+		    NULL, 0) < 0)
 		return USAGE;
-	}
-	head = *ring_field(r.cq, r.p.cq_off.head);
-	if (head == __atomic_load_n(ring_field(r.cq, r.p.cq_off.tail), __ATOMIC_ACQUIRE)) {
-		ring_close(&r);
+	head = *ring_field(r->cq, r->p.cq_off.head);
+	if (head == __atomic_load_n(ring_field(r->cq, r->p.cq_off.tail),
+				    __ATOMIC_ACQUIRE))
 		return USAGE;
-	}
-	cqe = (struct io_uring_cqe *)((char *)r.cq + r.p.cq_off.cqes) +
-	      (head & *ring_field(r.cq, r.p.cq_off.ring_mask));
+	cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes) +
+	      (head & *ring_field(r->cq, r->p.cq_off.ring_mask));
 	res = cqe->res;
-	ring_close(&r);
+	__atomic_store_n(ring_field(r->cq, r->p.cq_off.head), head + 1,
+			 __ATOMIC_RELEASE);
 	return res < 0 ? -res : 0;
 }
 
 /*
- * Bind a new socket: FAMILY is 4 (IPv4), 6 (IPv6), m (IPv4-mapped IPv6)
- * or u (AF_UNSPEC with INADDR_ANY on an IPv4 socket); FLAGS may hold s
- * (short addrlen) and x (SCTP: add the address with sctp_bindx(), the
- * SCTP_SOCKOPT_BINDX_ADD socket option, on the unbound socket, so that it
- * picks the port). Returns 0 or the errno of bind() or setsockopt().
+ * A ring this program did not open and a personality registered on it,
+ * for "--uring-bind": bind_once() binds through it instead of a ring of
+ * its own. Its SQPOLL thread, a thread of the ring's creator, reads the
+ * address at borrowed_addr in the creator's memory, and the socket as a
+ * file registered with the ring.
+ */
+static struct kpr_ring *borrowed_ring;
+static int borrowed_personality;
+static unsigned long borrowed_addr;
+
+/* Register fd as the ring's file 0 for its SQPOLL thread; 0 or -1. */
+static inline int ring_register_file(struct kpr_ring *r, int fd)
+{
+	return syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_FILES,
+		       &fd, 1) ? -1 : 0;
+}
+
+/* bind() through io_uring, as ring_bind() says, on a ring of its own. */
+static inline int uring_bind(int fd, const struct sockaddr *sa,
+			     socklen_t len, const char *how)
+{
+	struct kpr_ring r;
+	int err;
+
+	if (borrowed_ring && !strcmp(how, "uring-sqpoll"))
+		return ring_register_file(borrowed_ring, fd) ? USAGE :
+		       ring_bind(borrowed_ring, -1,
+				 (const struct sockaddr *)borrowed_addr, len,
+				 how, borrowed_personality);
+	if (borrowed_ring)
+		return ring_bind(borrowed_ring, fd, sa, len, how,
+				 borrowed_personality);
+	if (ring_open(&r, !strcmp(how, "uring-sqpoll")))
+		return NO_SOCKET;
+	err = ring_bind(&r, fd, sa, len, how, 0);
+	ring_close(&r);
+	return err;
+}
+
+/*
+ * Before the bind, FLAGS may make an SMC socket fall back to TCP, which
+ * hands the descriptor to SMC's own TCP socket (smc_switch_to_fallback()):
+ * F, C, K and N set TCP_FASTOPEN, TCP_FASTOPEN_CONNECT, TCP_FASTOPEN_KEY
+ * and TCP_FASTOPEN_NO_COOKIE, M sends with MSG_FASTOPEN. A converts an
+ * IPv6 UDP socket to IPv4 with IPV6_ADDRFORM (which wants it connected to
+ * an IPv4-mapped address) and disconnects it, which unbinds it. Returns 0
+ * or USAGE.
+ */
+static inline int prepare_socket(int fd, const char *flags)
+{
+	static const struct {
+		char flag;
+		int optname;
+	} options[] = {
+		{ 'F', TCP_FASTOPEN }, { 'C', TCP_FASTOPEN_CONNECT },
+		{ 'K', TCP_FASTOPEN_KEY }, { 'N', TCP_FASTOPEN_NO_COOKIE },
+	};
+	struct sockaddr_in unspec = { .sin_family = AF_UNSPEC };
+	char value[16] = { 1 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		if (strchr(flags, options[i].flag) &&
+		    setsockopt(fd, IPPROTO_TCP, options[i].optname, value,
+			       options[i].optname == TCP_FASTOPEN_KEY ?
+			       16 : sizeof(int)))
+			return USAGE;
+	/* Refused by TCP for its AF_UNSPEC address, after SMC fell back. */
+	if (strchr(flags, 'M') &&
+	    sendto(fd, "x", 1, MSG_FASTOPEN, (struct sockaddr *)&unspec,
+		   sizeof(unspec)) != -1)
+		return USAGE;
+	if (strchr(flags, 'A')) {
+		struct sockaddr_in6 peer = {
+			.sin6_family = AF_INET6,
+			.sin6_port = htons(9),
+		};
+		int v4 = AF_INET;
+
+		inet_pton(AF_INET6, "::ffff:127.0.0.1", &peer.sin6_addr);
+		if (connect(fd, (struct sockaddr *)&peer, sizeof(peer)) ||
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_ADDRFORM, &v4,
+			       sizeof(v4)) ||
+		    connect(fd, (struct sockaddr *)&unspec, sizeof(unspec)))
+			return USAGE;
+	}
+	return 0;
+}
+
+/*
+ * Bind a new socket: FAMILY is 4 (IPv4), 6 (IPv6), m (IPv4-mapped IPv6),
+ * u (AF_UNSPEC with INADDR_ANY on an IPv4 socket) or x (an IPv4 address
+ * on an IPv6 socket); FLAGS may hold s (short addrlen), x (SCTP: add the
+ * address with sctp_bindx(), the SCTP_SOCKOPT_BINDX_ADD socket option, on
+ * the unbound socket, so that it picks the port) and those of
+ * prepare_socket(). Returns 0 or the errno of bind() or setsockopt().
  */
 static inline int bind_once(char family, const char *type, int port,
 			    const char *flags)
@@ -319,6 +424,10 @@ static inline int bind_once(char family, const char *type, int port,
 	fd = make_socket(family, type);
 	if (fd < 0)
 		return NO_SOCKET;
+	if (prepare_socket(fd, flags)) {
+		close(fd);
+		return USAGE;
+	}
 	/* One byte short of what the family needs: the stack refuses it. */
 	if (strchr(flags, 's') && !strncmp(type, "rxrpc", 5))
 		len--;
@@ -416,13 +525,70 @@ static inline int hammer(char family, const char *type, int port, int want)
 }
 
 /*
+ * --rxrpc-arm FAMILY PORT: bind() an AF_RXRPC socket to PORT, which must
+ * fail with EADDRINUSE (the test holds the port); say "r" on stdout and
+ * wait for a byte on stdin; then send on the still unbound socket, which
+ * gives it a transport of its own (the send itself fails, for want of a
+ * call id); say "s" and wait for stdin to end, keeping the socket.
+ */
+static inline int rxrpc_arm(char family, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_bind_addr(family, "rxrpc", port, &ss);
+	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_name = &ss, .msg_namelen = len,
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	int fd = make_socket(family, "rxrpc");
+	char c;
+
+	if (fd < 0)
+		return NO_SOCKET;
+	if (!bind(fd, (struct sockaddr *)&ss, len) || errno != EADDRINUSE)
+		return USAGE;
+	if (write(1, "r", 1) != 1 || read(0, &c, 1) != 1)
+		return USAGE;
+	((struct kpr_sockaddr_rxrpc *)&ss)->srx_service = 1;
+	sendmsg(fd, &msg, 0);
+	if (write(1, "s", 1) != 1)
+		return USAGE;
+	while (read(0, &c, 1) > 0)
+		;
+	return 0;
+}
+
+/*
+ * --uring-bind RING PARAMS PERSONALITY ADDR FAMILY TYPE PORT FLAGS: bind
+ * as --bind does, through the io_uring instance on descriptor RING, whose
+ * struct io_uring_params can be read from descriptor PARAMS, with its
+ * personality PERSONALITY: a ring and credentials this program inherited.
+ * ADDR is where the ring's creator keeps the address, for its SQPOLL
+ * thread.
+ */
+static inline int borrowed_ring_bind(char **argv)
+{
+	static struct kpr_ring r;
+
+	r.fd = atoi(argv[2]);
+	if (read(atoi(argv[3]), &r.p, sizeof(r.p)) != sizeof(r.p) ||
+	    ring_map(&r))
+		return USAGE;
+	borrowed_ring = &r;
+	borrowed_personality = atoi(argv[4]);
+	borrowed_addr = strtoul(argv[5], NULL, 10);
+	return bind_once(argv[6][0], argv[7], atoi(argv[8]), argv[9]);
+}
+
+/*
  * argv: --bind FAMILY TYPE PORT FLAGS, where FLAGS may also hold n (bind
  * in a new network namespace) and w (say "r" on stdout, then wait for a
  * byte on stdin before binding); --hammer FAMILY TYPE PORT ERRNO says
  * "r" on stdout, binds until stdin reaches its end, prints how many
  * binds it made and how many policy loads happened meanwhile, and exits 0
- * only if every bind gave ERRNO; --auto
- * FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
+ * only if every bind gave ERRNO; --uring-bind as borrowed_ring_bind();
+ * --rxrpc-arm as rxrpc_arm();
+ * --auto FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
  * another program; --bind-exec PORT PATH ARGS... runs it once a bind to
  * PORT/tcp over IPv4 succeeded (the socket closed); --setid UID GID PATH
  * ARGS... runs it with those ids.
@@ -450,6 +616,10 @@ static inline int binder_main(int argc, char **argv)
 		execv(argv[4], argv + 4);
 		return USAGE;
 	}
+	if (!strcmp(argv[1], "--rxrpc-arm") && argc == 4)
+		return rxrpc_arm(argv[2][0], atoi(argv[3]));
+	if (!strcmp(argv[1], "--uring-bind") && argc == 10)
+		return borrowed_ring_bind(argv);
 	if (!strcmp(argv[1], "--hammer") && argc == 6)
 		return hammer(argv[2][0], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (!strcmp(argv[1], "--auto") && argc == 6)
@@ -470,6 +640,8 @@ static inline bool is_binder(int argc, char **argv)
 {
 	return argc > 1 && (!strcmp(argv[1], "--bind") ||
 			    !strcmp(argv[1], "--hammer") ||
+			    !strcmp(argv[1], "--uring-bind") ||
+			    !strcmp(argv[1], "--rxrpc-arm") ||
 			    !strcmp(argv[1], "--auto") ||
 			    !strcmp(argv[1], "--setid") ||
 			    !strcmp(argv[1], "--bind-exec") ||

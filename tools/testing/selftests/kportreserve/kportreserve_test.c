@@ -232,10 +232,14 @@ TEST_F(bind, other_network_namespace_unchecked)
  * SMC binds an internal TCP socket, and AF_RXRPC a UDP socket, with
  * kernel_bind(), which no hook sees; io_uring's IORING_OP_BIND binds from
  * the submitting task, an io-wq worker (IOSQE_ASYNC) or the ring's SQPOLL
- * thread. Each must be refused to the impostor and allowed to the owner,
- * so each is judged by the right program. Every test skips on kernels
- * without the way in (Linux 6.1 has no IPPROTO_SMC and no
- * IORING_OP_BIND); the lanes allow those skips by name, for 6.1 only.
+ * thread. Once SMC falls back to TCP, which any of the TCP fast-open
+ * options or MSG_FASTOPEN brings about before the socket is bound, the
+ * caller's descriptor leads to SMC's internal TCP socket, which the kernel
+ * made: bind() works on that socket directly. Each must be refused to the
+ * impostor and allowed to the owner, so each is judged by the right
+ * program. Every test skips on kernels without the way in (Linux 6.1 has
+ * no IPPROTO_SMC and no IORING_OP_BIND); the lanes allow those skips by
+ * name, for 6.1 only.
  */
 
 FIXTURE(way_in) {};
@@ -245,6 +249,8 @@ FIXTURE_VARIANT(way_in) {
 	const char *type;
 	const char *proto;
 	int port;
+	/* What bind_once() does to the socket first (prepare_socket()). */
+	const char *setup;
 };
 
 /* clang-format off */
@@ -292,6 +298,46 @@ FIXTURE_VARIANT_ADD(way_in, io_uring_sqpoll_udp_ipv4) {
 	.family = "4", .type = "udp+uring-sqpoll", .proto = "udp", .port = 24100,
 };
 
+FIXTURE_VARIANT_ADD(way_in, smc_fallback_fastopen_ipv4) {
+	.family = "4", .type = "smc", .proto = "tcp", .port = 24200,
+	.setup = "F",
+};
+
+FIXTURE_VARIANT_ADD(way_in, smc_fallback_fastopen_connect_ipv6) {
+	.family = "6", .type = "smc", .proto = "tcp", .port = 24300,
+	.setup = "C",
+};
+
+FIXTURE_VARIANT_ADD(way_in, smc_fallback_fastopen_key_ipv4) {
+	.family = "4", .type = "smc", .proto = "tcp", .port = 24400,
+	.setup = "K",
+};
+
+FIXTURE_VARIANT_ADD(way_in, smc_fallback_fastopen_no_cookie_ipv6) {
+	.family = "6", .type = "smc", .proto = "tcp", .port = 24500,
+	.setup = "N",
+};
+
+FIXTURE_VARIANT_ADD(way_in, smc_fallback_msg_fastopen_ipv4) {
+	.family = "4", .type = "smc", .proto = "tcp", .port = 24600,
+	.setup = "M",
+};
+
+FIXTURE_VARIANT_ADD(way_in, ipproto_smc_fallback_fastopen_ipv6) {
+	.family = "6", .type = "smcinet", .proto = "tcp", .port = 24700,
+	.setup = "F",
+};
+
+FIXTURE_VARIANT_ADD(way_in, ipproto_smc_fallback_msg_fastopen_ipv4) {
+	.family = "4", .type = "smcinet", .proto = "tcp", .port = 24800,
+	.setup = "M",
+};
+
+FIXTURE_VARIANT_ADD(way_in, smc_fallback_io_uring_async_ipv4) {
+	.family = "4", .type = "smc+uring-async", .proto = "tcp", .port = 24900,
+	.setup = "F",
+};
+
 /* clang-format on */
 
 FIXTURE_SETUP(way_in)
@@ -321,8 +367,18 @@ static bool way_in_missing(const char *family, const char *type, int port)
 
 #define NO_WAY_IN "this kernel cannot bind this way"
 
+/* Bind as PROG with FAMILY and TYPE, with FLAGS after SETUP. */
+static int way(const char *family, const char *type, const char *setup,
+	       const char *prog, int port, const char *flags)
+{
+	char all[16];
+
+	snprintf(all, sizeof(all), "%s%s", setup ?: "", flags);
+	return bind_as(prog, family, type, port, all);
+}
+
 #define WAY(prog, port, flags) \
-	bind_as(prog, variant->family, variant->type, port, flags)
+	way(variant->family, variant->type, variant->setup, prog, port, flags)
 
 TEST_F(way_in, owner_binds_impostor_does_not)
 {
@@ -331,7 +387,7 @@ TEST_F(way_in, owner_binds_impostor_does_not)
 	EXPECT_EQ(EADDRINUSE, WAY(IMPOSTOR, variant->port, ""));
 	EXPECT_EQ(0, WAY(OWNER, variant->port, ""));
 	EXPECT_EQ(EADDRINUSE, bind_once(variant->family[0], variant->type,
-					variant->port, ""));
+					variant->port, variant->setup ?: ""));
 }
 
 TEST_F(way_in, port_without_rule)
@@ -381,6 +437,241 @@ TEST_F(way_in, other_network_namespace_unchecked)
 	if (way_in_missing(variant->family, variant->type, variant->port))
 		SKIP(return, NO_WAY_IN);
 	EXPECT_EQ(0, WAY(IMPOSTOR, variant->port, "n"));
+}
+
+/*
+ * rxrpc kept the address of a bind() that failed, and the next sendmsg()
+ * on the still unbound socket bound that port with kernel_bind(), out of
+ * the bind hook's sight: armed while the port was held and not yet
+ * reserved, the socket took it once its owner let it go. It must take a
+ * port of its own instead.
+ */
+#define PORT_RXRPC 25100
+
+static void rxrpc_armed_while_held(struct __test_metadata *_metadata,
+				   const char *family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(family[0], PORT_RXRPC, &ss);
+	int to[2], from[2], held, rc;
+	char c = 0, port[16];
+	pid_t pid;
+
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy(""));
+	held = socket(family[0] == '4' ? AF_INET : AF_INET6,
+		      SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ASSERT_LE(0, held);
+	ASSERT_EQ(0, bind(held, (struct sockaddr *)&ss, len));
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+	snprintf(port, sizeof(port), "%d", PORT_RXRPC);
+	pid = fork();
+	if (!pid) {
+		const char *const argv[] = { IMPOSTOR, "--rxrpc-arm", family,
+					     port, NULL };
+
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		close(to[1]);
+		close(from[0]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	if (read(from[0], &c, 1) != 1) {
+		rc = wait_exit(pid);
+		if (rc == NO_SOCKET)
+			SKIP(return, "no AF_RXRPC");
+		ASSERT_EQ(0, rc);
+	}
+	ASSERT_EQ(0, load_policy("25100/udp " OWNER "\n"));
+	close(held);
+	ASSERT_EQ(1, write(to[1], "g", 1));
+	ASSERT_EQ(1, read(from[0], &c, 1));
+	EXPECT_EQ(0, bind_as(OWNER, family, "udp", PORT_RXRPC, ""));
+	close(to[1]);
+	EXPECT_EQ(0, wait_exit(pid));
+	close(from[0]);
+	load_policy("");
+}
+
+TEST(rxrpc_failed_bind_leaves_no_port_behind_ipv4)
+{
+	rxrpc_armed_while_held(_metadata, "4");
+}
+
+TEST(rxrpc_failed_bind_leaves_no_port_behind_ipv6)
+{
+	rxrpc_armed_while_held(_metadata, "6");
+}
+
+/*
+ * ---- a socket whose family changes ----
+ *
+ * IPV6_ADDRFORM turns a connected IPv6 TCP or UDP socket of an
+ * IPv4-mapped peer into an IPv4 one, and another thread may do that
+ * between the bind hook and the bind. So the hook judges an address
+ * whatever the socket's family at the time: an IPv4 address on an IPv6
+ * socket is judged like any other, though the stack refuses it on a
+ * socket that stays IPv6.
+ */
+
+#define PORT_FAMILY 24950
+
+FIXTURE(family_change) {};
+
+FIXTURE_SETUP(family_change)
+{
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy("24950/tcp " OWNER "\n24950/udp " OWNER "\n"));
+}
+
+FIXTURE_TEARDOWN(family_change)
+{
+	load_policy("");
+}
+
+TEST_F(family_change, ipv4_address_on_ipv6_socket_is_checked)
+{
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "x", "udp", PORT_FAMILY, ""));
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "x", "tcp", PORT_FAMILY, ""));
+	/* The owner passes, and gets the stack's own error. */
+	EXPECT_EQ(EINVAL, bind_as(OWNER, "x", "udp", PORT_FAMILY, ""));
+	EXPECT_EQ(EINVAL, bind_as(OWNER, "x", "tcp", PORT_FAMILY, ""));
+}
+
+/* Converted, disconnected and so unbound, then bound over IPv4. */
+TEST_F(family_change, socket_converted_to_ipv4_is_checked)
+{
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "x", "udp", PORT_FAMILY, "A"));
+	EXPECT_EQ(0, bind_as(OWNER, "x", "udp", PORT_FAMILY, "A"));
+}
+
+/*
+ * ---- credentials borrowed from the initial user namespace ----
+ *
+ * An io_uring personality holds the credentials of whoever registered
+ * it (IORING_REGISTER_PERSONALITY), and a request that names it runs with
+ * them: a ring made and a personality registered in the initial user
+ * namespace, passed to a process that then moved to a user and mount
+ * namespace of its own and executed whatever it mounted at a listed path,
+ * would bind with initial-namespace credentials from a faked path. Inline,
+ * from an io-wq worker (started by the submitter, in its namespaces) and
+ * from the ring's SQPOLL thread (a thread of the ring's creator, here the
+ * test, which is listed nowhere). The SQPOLL thread works in its
+ * creator's memory and descriptor table: the submitter names its socket
+ * as a registered file, and the address by where the test keeps it.
+ */
+
+#define PORT_BORROWED 25000
+
+FIXTURE(borrowed) {};
+
+FIXTURE_VARIANT(borrowed) {
+	const char *type;
+	/* What the real owner gets through the test's ring. */
+	int owner_gets;
+};
+
+/* clang-format off */
+FIXTURE_VARIANT_ADD(borrowed, inline) {
+	.type = "tcp+uring", .owner_gets = 0,
+};
+
+FIXTURE_VARIANT_ADD(borrowed, io_wq) {
+	.type = "udp+uring-async", .owner_gets = 0,
+};
+
+FIXTURE_VARIANT_ADD(borrowed, sqpoll) {
+	.type = "tcp+uring-sqpoll", .owner_gets = EADDRINUSE,
+};
+
+/* clang-format on */
+
+FIXTURE_SETUP(borrowed)
+{
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy("25000 " OWNER "\n"));
+}
+
+FIXTURE_TEARDOWN(borrowed)
+{
+	load_policy("");
+}
+
+static int fake_owner_namespace(void);
+
+/*
+ * Open a ring and register a personality in this, the initial, user
+ * namespace; run PROG with both, in a faked namespace if FAKE, to bind
+ * PORT through them. Returns PROG's verdict, or NO_SOCKET without
+ * IORING_OP_BIND.
+ */
+static int bind_with_personality(const char *prog, bool fake,
+				 const char *type, int port)
+{
+	char ring[16], params[16], personality[16], portbuf[16], addr[32];
+	const char *const argv[] = { prog, "--uring-bind", ring, params,
+				     personality, addr, "4", type, portbuf, "",
+				     NULL };
+	struct sockaddr_storage ss;
+	int pipefd[2], id, rc;
+	struct kpr_ring r;
+	pid_t pid;
+
+	make_addr('4', port, &ss);
+	snprintf(addr, sizeof(addr), "%lu", (unsigned long)&ss);
+	if (ring_open(&r, !!strstr(type, "sqpoll")))
+		return NO_SOCKET;
+	id = syscall(__NR_io_uring_register, r.fd, IORING_REGISTER_PERSONALITY,
+		     NULL, 0);
+	if (id < 0 || pipe(pipefd) ||
+	    write(pipefd[1], &r.p, sizeof(r.p)) != sizeof(r.p)) {
+		ring_close(&r);
+		return USAGE;
+	}
+	snprintf(ring, sizeof(ring), "%d", r.fd);
+	snprintf(params, sizeof(params), "%d", pipefd[0]);
+	snprintf(personality, sizeof(personality), "%d", id);
+	snprintf(portbuf, sizeof(portbuf), "%d", port);
+	pid = fork();
+	if (!pid) {
+		/* io_uring_setup() makes its descriptor close-on-exec. */
+		if (fcntl(r.fd, F_SETFD, 0) || (fake && fake_owner_namespace()))
+			_exit(USAGE);
+		execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	rc = wait_exit(pid);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	ring_close(&r);
+	return rc;
+}
+
+TEST_F(borrowed, faked_path_with_personality_is_unlisted)
+{
+	int rc = bind_with_personality(OWNER, true, variant->type,
+				       PORT_BORROWED);
+
+	if (rc == NO_SOCKET)
+		SKIP(return, "no IORING_OP_BIND");
+	EXPECT_EQ(EADDRINUSE, rc);
+}
+
+TEST_F(borrowed, owner_with_personality_binds)
+{
+	int rc = bind_with_personality(OWNER, false, variant->type,
+				       PORT_BORROWED);
+
+	if (rc == NO_SOCKET)
+		SKIP(return, "no IORING_OP_BIND");
+	EXPECT_EQ(variant->owner_gets, rc);
+	EXPECT_EQ(EADDRINUSE, bind_with_personality(IMPOSTOR, false,
+						    variant->type,
+						    PORT_BORROWED));
 }
 
 /* ---- program identity ---- */
@@ -569,7 +860,11 @@ TEST_F(identity, kept_identity_follows_policy_loads)
 				no_stack_protector, \
 				optimize("no-tree-loop-distribute-patterns")))
 
-/* stage: 1 the sharer is in its namespace, 2 unmapped, 3 prctl() done. */
+/*
+ * stage: 1 the sharer is in its namespace, 2 unmapped, 3 prctl() done.
+ * The ring's fields are for blob_alone_ring(), the child's for
+ * blob_vfork_binder().
+ */
 struct exe_swap {
 	int stage;
 	int sock;
@@ -578,6 +873,11 @@ struct exe_swap {
 	unsigned long maps[16][2];
 	struct prctl_mm_map map;
 	struct sockaddr_in addr;
+	int ring_fd;
+	unsigned int *sq_tail;
+	struct io_uring_cqe *cqe;
+	void (*child)(struct exe_swap *x);
+	void *child_stack;
 };
 
 /* A system call of up to four arguments; the fifth, which prctl() checks, is 0. */
@@ -657,6 +957,67 @@ EXE_BLOB static void blob_alone(struct exe_swap *x)
 		blob_syscall(__NR_exit_group, 0, 0, 0, 0);
 }
 
+/*
+ * Alone in a user namespace of its own, with a bind prepared in a ring
+ * whose personality was registered in the initial one.
+ */
+EXE_BLOB static void blob_alone_ring(struct exe_swap *x)
+{
+	x->unshare_rc = blob_syscall(__NR_unshare, CLONE_NEWUSER, 0, 0, 0);
+	blob_unmap_exe(x);
+	x->prctl_rc = blob_set_exe(x);
+	__atomic_store_n(x->sq_tail, 1, __ATOMIC_RELEASE);
+	if (blob_syscall(__NR_io_uring_enter, x->ring_fd, 1, 1,
+			 IORING_ENTER_GETEVENTS) == 1)
+		x->bind_rc = __atomic_load_n(&x->cqe->res, __ATOMIC_ACQUIRE);
+	for (;;)
+		blob_syscall(__NR_exit_group, 0, 0, 0, 0);
+}
+
+/*
+ * clone(CLONE_VM | CLONE_VFORK), the child running x->child(x) on
+ * x->child_stack: the caller sleeps until the child exits.
+ */
+static __always_inline void blob_vfork(struct exe_swap *x)
+{
+	register long r10 asm("r10") = 0;
+	register long r8 asm("r8") = 0;
+	long ret;
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     "mov %[x], %%rdi\n\t"
+		     "call *%[fn]\n\t"
+		     "1:"
+		     : "=a"(ret)
+		     : "a"(__NR_clone), "D"(CLONE_VM | CLONE_VFORK | SIGCHLD),
+		       "S"(x->child_stack), "d"(0), "r"(r10), "r"(r8),
+		       [fn] "r"(x->child), [x] "r"(x)
+		     : "rcx", "r11", "memory");
+	(void)ret;
+}
+
+/* The vfork() child: sets the executable from its own user namespace. */
+EXE_BLOB static void blob_vfork_child(struct exe_swap *x)
+{
+	x->unshare_rc = blob_syscall(__NR_unshare, CLONE_NEWUSER, 0, 0, 0);
+	blob_unmap_exe(x);
+	x->prctl_rc = blob_set_exe(x);
+	for (;;)
+		blob_syscall(__NR_exit, 0, 0, 0, 0);
+}
+
+/* The process of the initial user namespace: vfork()s, then binds. */
+EXE_BLOB static void blob_vfork_binder(struct exe_swap *x)
+{
+	blob_vfork(x);
+	x->bind_rc = blob_syscall(__NR_bind, x->sock, (long)&x->addr,
+				  sizeof(x->addr), 0);
+	for (;;)
+		blob_syscall(__NR_exit_group, 0, 0, 0, 0);
+}
+
 #define BLOB_AT(blob, fn) \
 	((void *)((char *)(blob) + ((char *)(fn) - __start_kpr_exe_blob)))
 
@@ -710,15 +1071,52 @@ static int exe_swap_prepare(struct exe_swap *x, const char *exe_file, int port)
 }
 
 /*
+ * Who sets the executable: a clone(CLONE_VM) child, shared with the
+ * process that binds; the process alone; a vfork() child of the process
+ * that binds; the process alone, which then binds through io_uring with a
+ * personality of the initial user namespace.
+ */
+enum exe_swap_how { SWAP_SHARED, SWAP_ALONE, SWAP_VFORK, SWAP_ALONE_RING };
+
+/* A bind of x->addr with x->sock in ring r, with a new personality. */
+static int exe_swap_prepare_ring(struct exe_swap *x, struct kpr_ring *r)
+{
+	struct io_uring_sqe *sqe;
+	int id;
+
+	if (ring_open(r, 0))
+		return -1;
+	id = syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_PERSONALITY,
+		     NULL, 0);
+	if (id < 0)
+		return -1;
+	sqe = &r->sqes[0];
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = KPR_IORING_OP_BIND;
+	sqe->fd = x->sock;
+	sqe->addr = (unsigned long)&x->addr;
+	sqe->addr2 = sizeof(x->addr);
+	sqe->personality = id;
+	ring_field(r->sq, r->p.sq_off.array)[0] = 0;
+	x->ring_fd = r->fd;
+	x->sq_tail = ring_field(r->sq, r->p.sq_off.tail);
+	x->cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes);
+	x->bind_rc = 1;
+	return 0;
+}
+
+/*
  * In a child, as nobody: sets the executable of its memory to exe_file,
- * from a user namespace of its own, shared with a process of the initial
- * one that then binds port (shared), or alone. Results land in *x.
+ * from a user namespace of its own, as HOW says; the process of the
+ * initial user namespace, or the one alone, then binds port. Results land
+ * in *x.
  */
 static int exe_swap(struct exe_swap *x, const char *exe_file, int port,
-		    bool shared)
+		    enum exe_swap_how how)
 {
 	size_t size = __stop_kpr_exe_blob - __start_kpr_exe_blob;
 	void *blob, *stack;
+	struct kpr_ring r;
 	pid_t pid = fork();
 
 	if (pid)
@@ -733,14 +1131,29 @@ static int exe_swap(struct exe_swap *x, const char *exe_file, int port,
 	if (blob == MAP_FAILED || stack == MAP_FAILED)
 		_exit(USAGE);
 	memcpy(blob, __start_kpr_exe_blob, size);
-	if (!shared)
+	switch (how) {
+	case SWAP_ALONE:
 		((void (*)(struct exe_swap *))BLOB_AT(blob, blob_alone))(x);
-	if (clone(BLOB_AT(blob, blob_setter), (char *)stack + 65536, CLONE_VM,
-		  x) < 0)
-		_exit(USAGE);
-	while (blob_stage(x) < 1)
-		sched_yield();
-	((void (*)(struct exe_swap *))BLOB_AT(blob, blob_binder))(x);
+		break;
+	case SWAP_ALONE_RING:
+		if (exe_swap_prepare_ring(x, &r))
+			_exit(NO_SOCKET);
+		((void (*)(struct exe_swap *))BLOB_AT(blob, blob_alone_ring))(x);
+		break;
+	case SWAP_VFORK:
+		x->child = BLOB_AT(blob, blob_vfork_child);
+		x->child_stack = (char *)stack + 65536;
+		((void (*)(struct exe_swap *))BLOB_AT(blob, blob_vfork_binder))(x);
+		break;
+	case SWAP_SHARED:
+		if (clone(BLOB_AT(blob, blob_setter), (char *)stack + 65536,
+			  CLONE_VM, x) < 0)
+			_exit(USAGE);
+		while (blob_stage(x) < 1)
+			sched_yield();
+		((void (*)(struct exe_swap *))BLOB_AT(blob, blob_binder))(x);
+		break;
+	}
 	_exit(USAGE);
 }
 
@@ -749,21 +1162,25 @@ static int exe_swap(struct exe_swap *x, const char *exe_file, int port,
  * memory the test shares with the child: its results.
  */
 static struct exe_swap *exe_swap_to_owner(struct __test_metadata *_metadata,
-					  bool shared)
+					  enum exe_swap_how how)
 {
 	struct exe_swap *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int rc;
 
 	ASSERT_NE(MAP_FAILED, x);
 	ASSERT_EQ(0, load_policy("22030/tcp " OWNER "\n"));
-	ASSERT_EQ(0, exe_swap(x, OWNER, 22030, shared));
+	rc = exe_swap(x, OWNER, 22030, how);
+	if (rc == NO_SOCKET)
+		return NULL;
+	ASSERT_EQ(0, rc);
 	ASSERT_EQ(0, x->unshare_rc);
 	return x;
 }
 
 TEST_F(identity, exe_set_from_user_namespace_on_shared_memory_is_refused)
 {
-	struct exe_swap *x = exe_swap_to_owner(_metadata, true);
+	struct exe_swap *x = exe_swap_to_owner(_metadata, SWAP_SHARED);
 
 	if (x->prctl_rc == -EINVAL)
 		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
@@ -774,11 +1191,39 @@ TEST_F(identity, exe_set_from_user_namespace_on_shared_memory_is_refused)
 /* Checkpoint/restore in a container, alone in its user namespace, works. */
 TEST_F(identity, exe_set_in_own_user_namespace_alone_is_allowed)
 {
-	struct exe_swap *x = exe_swap_to_owner(_metadata, false);
+	struct exe_swap *x = exe_swap_to_owner(_metadata, SWAP_ALONE);
 
 	if (x->prctl_rc == -EINVAL)
 		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
 	EXPECT_EQ(0, x->prctl_rc);
+}
+
+/* A vfork() child shares its parent's memory too, until it exits. */
+TEST_F(identity, exe_set_from_user_namespace_in_vfork_child_is_refused)
+{
+	struct exe_swap *x = exe_swap_to_owner(_metadata, SWAP_VFORK);
+
+	if (x->prctl_rc == -EINVAL)
+		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
+	EXPECT_EQ(-EPERM, x->prctl_rc);
+	EXPECT_EQ(-EADDRINUSE, x->bind_rc);
+}
+
+/*
+ * Alone in its user namespace, the process may set its executable to the
+ * listed program; a personality of the initial user namespace does not
+ * make it that program.
+ */
+TEST_F(identity, exe_set_in_own_user_namespace_with_borrowed_personality_is_unlisted)
+{
+	struct exe_swap *x = exe_swap_to_owner(_metadata, SWAP_ALONE_RING);
+
+	if (!x)
+		SKIP(return, "no IORING_OP_BIND");
+	if (x->prctl_rc == -EINVAL)
+		SKIP(return, "no PR_SET_MM_MAP (CONFIG_CHECKPOINT_RESTORE)");
+	EXPECT_EQ(0, x->prctl_rc);
+	EXPECT_EQ(-EADDRINUSE, x->bind_rc);
 }
 #endif /* __x86_64__ */
 
@@ -845,6 +1290,69 @@ TEST_F(identity, path_faked_in_user_namespace_is_unlisted)
 	}
 	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
 	EXPECT_EQ(0, bind_as(OWNER, "4", "tcp", 22003, ""));
+}
+
+/* The listed program itself, run in a user namespace of its own. */
+TEST_F(identity, listed_program_in_user_namespace_is_unlisted)
+{
+	const char *const argv[] = { OWNER, "--bind", "4", "tcp", "22007", "",
+				     NULL };
+	pid_t pid;
+	int fd;
+
+	ASSERT_EQ(0, load_policy("22007 " OWNER "\n"));
+	pid = fork();
+	if (!pid) {
+		if (unshare(CLONE_NEWUSER))
+			_exit(USAGE);
+		fd = open("/proc/self/uid_map", O_WRONLY);
+		if (fd < 0 || write(fd, "0 0 1", 5) != 5 || close(fd))
+			_exit(USAGE);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
+	EXPECT_EQ(0, bind_as(OWNER, "4", "tcp", 22007, ""));
+}
+
+/*
+ * A mount namespace that a user made, and filled, in a user namespace of
+ * their own, entered with setns() by root, whose credentials are the
+ * initial namespace's: its paths are still the user's.
+ */
+TEST_F(identity, user_mount_namespace_entered_by_root_is_unlisted)
+{
+	const char *const argv[] = { OWNER, "--bind", "4", "tcp", "22008", "",
+				     NULL };
+	int ready[2], done[2], ns;
+	char path[64], c;
+	pid_t holder, pid;
+
+	ASSERT_EQ(0, load_policy("22008 " OWNER "\n"));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	holder = fork();
+	if (!holder) {
+		if (fake_owner_namespace() || write(ready[1], "r", 1) != 1)
+			_exit(USAGE);
+		_exit(read(done[0], &c, 1) == 1 ? 0 : USAGE);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", holder);
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, ns);
+	pid = fork();
+	if (!pid) {
+		if (setns(ns, CLONE_NEWNS))
+			_exit(USAGE);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	EXPECT_EQ(EADDRINUSE, wait_exit(pid));
+	close(ns);
+	ASSERT_EQ(1, write(done[1], "d", 1));
+	EXPECT_EQ(0, wait_exit(holder));
+	EXPECT_EQ(0, bind_as(OWNER, "4", "tcp", 22008, ""));
 }
 
 TEST_F(identity, file_from_foreign_mount_namespace_is_unlisted)
