@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own checkers on our code: checkpatch.pl --strict on every
 # source file, and W=1 builds under sparse (C=2) of security/kportreserve:
-# in the test kernel, and for i386, arm64 and x86_64 without sysctl.
+# in the test kernel, and for i386, arm64 and x86_64 without sysctl. Then
+# the audit of the ways around a reservation in every supported kernel
+# (audit.sh).
 # Ends with "lint: N passed, N failed", one check per file and per build.
 . "$(dirname "$0")/lib.sh"
 
@@ -89,6 +91,16 @@ cfg=$WB_DIR/config
 lint_arch i386 i386 i686-linux-gnu- "$cfg/lint.config"
 lint_arch arm64 arm64 aarch64-linux-gnu- "$cfg/lint.config"
 lint_arch nosysctl x86_64 "" "$cfg/lint.config" "$cfg/lint-nosysctl.config"
+
+# The ways around a reservation that each supported kernel's source has,
+# found by coccinelle and judged against their classification
+# (audit.sh, which prints its own summary): one check here.
+if "$WB_DIR/audit.sh"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	say "lint: a way around a reservation is not classified (audit.sh)"
+fi
 
 [ "$failed" = 0 ] || grep -v '^total:' "$log" | head -n 40 >&2
 echo "lint: $passed passed, $failed failed"

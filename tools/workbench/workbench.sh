@@ -15,7 +15,10 @@
 #     stopped early, a kmemleak scan that did not run each fail; and
 #     tapcheck.py --compare, which judges the upstream lane: a test that
 #     fails only with kportreserve fails, one that fails without it too
-#     is named and not counted as a pass.
+#     is named and not counted as a pass;
+#   - audit.sh on made-up lists: a site left out, an entry no kernel has,
+#     a test the selftest lane does not run, an open way the guide does
+#     not name each fail.
 #
 # Ends with "workbench: N passed, N failed".
 . "$(dirname "$0")/lib.sh"
@@ -144,5 +147,31 @@ else
 	say "    not ok: the selftest lane, rc=$rc, on a warning:"
 	tail -n 20 "$out/lane.out" | sed 's/^/    | /' >&2
 fi
+# The audit of the ways around a reservation (audit.sh), on made-up
+# lists: a site left out, an entry no kernel has, a checked way whose
+# test the lane does not run, an open way the guide does not name. The
+# sites are those lint found (audit.sh keeps them).
+# audit NAME PATTERN: audit.sh with $out/NAME.list must fail, saying PATTERN.
+audit() {
+	local rc=0 got=pass
+
+	AUDIT_LIST=$out/$1.list "$WB_DIR/audit.sh" >"$out/$1.verdict" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || got=fail
+	verdict "$1" audit.sh "$got" fail "$2"
+}
+entries=$(grep -vE '^(#|$)' "$WB_DIR/audit/ways-in")
+site=$(head -n 1 <<<"$entries" | awk '{ print $1, $2, $3 }')
+tail -n +2 <<<"$entries" >"$out/site-left-out.list"
+audit site-left-out "not classified in audit/ways-in: $site"
+{ echo "$entries"; echo "net/none.c none kernel_bind kernel made up"; } |
+	LC_ALL=C sort >"$out/stale-entry.list"
+audit stale-entry 'no supported kernel has it any more: net/none.c none kernel_bind'
+sed -E '0,/ checked /s/(kportreserve_test:)[a-z_.]+/\1way_in.none.made_up/' \
+	<<<"$entries" >"$out/test-not-run.list"
+audit test-not-run 'the selftest lane does not run kportreserve_test way_in.none.made_up'
+sed -E '0,/ open /s/the guide: .*/the guide: nowhere-in-the-guide/' \
+	<<<"$entries" >"$out/open-not-named.list"
+audit open-not-named "open, and not named in the guide's Other ways to a port"
+
 echo "$(stage_name workbench): $passed passed, $failed failed"
 [ "$failed" = 0 ]
