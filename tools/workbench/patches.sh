@@ -468,7 +468,7 @@ EOF
 rm -rf "$out"
 mapfile -t files < <(g -C "$series" format-patch --cover-letter \
 	--cover-from-description=subject --abbrev=12 -o "$out" "$base..$branch")
-[ "${#files[@]}" = 8 ] || die "format-patch made ${#files[@]} files, not 8"
+[ "${#files[@]}" = 9 ] || die "format-patch made ${#files[@]} files, not 9"
 cover=${files[0]} patches=("${files[@]:1}")
 ! grep -q '\*\*\*' "$cover" || die "cover letter still has a placeholder"
 say "patches: series made ($((SECONDS - start)) s)"
