@@ -200,7 +200,6 @@ static const struct autobind_case autobind_cases[] = {
 	{ "tcp port, udp socket", IPPROTO_UDP, 80, false },
 	{ "tcp port, sctp socket", IPPROTO_SCTP, 80, false },
 	{ "udp port, udp socket", IPPROTO_UDP, 5353, true },
-	{ "udp port, udplite socket", IPPROTO_UDPLITE, 5353, true },
 	{ "udp port, tcp socket", IPPROTO_TCP, 5353, false },
 	{ "sctp port, sctp socket", IPPROTO_SCTP, 9899, true },
 	{ "sctp port, tcp socket", IPPROTO_TCP, 9899, false },

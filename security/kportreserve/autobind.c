@@ -25,8 +25,8 @@
  * @port: the candidate port, in host order
  *
  * The protocols that have rules (kpr_ip_proto()) are kept off the ports
- * reserved for them; any other protocol (DCCP, say) is kept off every
- * reserved port, as its binds are not judged at all.
+ * reserved for them; any other protocol is kept off every reserved port,
+ * as its binds are not judged at all.
  *
  * Context: any context; under rcu_read_lock() when @pol is the policy in
  * force.

@@ -41,18 +41,21 @@ static void __init load_boot_policy(void)
 	kpr_parser_destroy(&parser);
 }
 
-/*
- * At late_initcall: audit and the workqueues that retire policies are up,
- * and neither init nor a root file system mounted over the network (NFS
- * root, in prepare_namespace()) has run, so no program binds and no RPC
- * client picks a port before the policy is in force.
+/**
+ * kpr_boot() - put the boot policy in force, then kportreserve.lock=
+ *
+ * The LSM's late initcall, which the LSM framework runs only when lsm=
+ * enables kportreserve. At late_initcall audit and the workqueues that
+ * retire policies are up, and neither init nor a root file system mounted
+ * over the network (NFS root, in prepare_namespace()) has run, so no
+ * program binds and no RPC client picks a port before the policy is in
+ * force.
+ *
+ * Return: 0; a boot policy that does not load is reported, not fatal.
  */
-static int __init kpr_boot(void)
+int __init kpr_boot(void)
 {
-	if (!kpr_enabled)
-		return 0;
 	load_boot_policy();
 	kpr_control_boot();
 	return 0;
 }
-late_initcall(kpr_boot);

@@ -106,7 +106,7 @@ void kpr_denials_record(const struct kpr_bind *b, const char *exe,
 
 	if (count_existing(index, permissive, exe))
 		return;
-	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	d = kzalloc_obj(*d, GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return;
 	d->port = b->port;

@@ -110,7 +110,7 @@ static int policy_open(struct inode *inode, struct file *file)
 		if (file->f_flags & O_APPEND)
 			return -EINVAL;
 	}
-	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	pf = kzalloc_obj(*pf);
 	if (!pf)
 		return -ENOMEM;
 	mutex_init(&pf->lock);
@@ -451,12 +451,13 @@ static const struct file_operations lock_fops = {
 /**
  * kpr_init_securityfs() - create /sys/kernel/security/kportreserve/
  *
- * Does nothing when the LSM is not enabled by lsm=. A file that cannot be
- * created takes the directory and the files made so far with it.
+ * The LSM's fs initcall, which the LSM framework runs only when lsm=
+ * enables kportreserve. A file that cannot be created takes the directory
+ * and the files made so far with it.
  *
  * Return: 0 or the error of the file that could not be created.
  */
-static int __init kpr_init_securityfs(void)
+int __init kpr_init_securityfs(void)
 {
 	static const struct {
 		const char *name;
@@ -472,8 +473,6 @@ static int __init kpr_init_securityfs(void)
 	struct dentry *dir, *dentry;
 	int i;
 
-	if (!kpr_enabled)
-		return 0;
 	dir = securityfs_create_dir("kportreserve", NULL);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
@@ -481,7 +480,7 @@ static int __init kpr_init_securityfs(void)
 		dentry = securityfs_create_file(files[i].name, files[i].mode,
 						dir, NULL, files[i].fops);
 		if (IS_ERR(dentry)) {
-			securityfs_recursive_remove(dir);
+			securityfs_remove(dir);
 			return PTR_ERR(dentry);
 		}
 		if (files[i].fops == &policy_fops)
@@ -489,4 +488,3 @@ static int __init kpr_init_securityfs(void)
 	}
 	return 0;
 }
-fs_initcall(kpr_init_securityfs);

@@ -103,8 +103,7 @@ static bool sock_proto(const struct sock *sk, enum kpr_proto *proto)
  * @protocol: the socket's protocol (IPPROTO_*)
  * @proto: receives the policy's protocol
  *
- * TCP, MPTCP and SMC follow /tcp rules, UDP and UDP-Lite /udp rules, SCTP
- * /sctp rules.
+ * TCP, MPTCP and SMC follow /tcp rules, UDP /udp rules, SCTP /sctp rules.
  *
  * Return: false for a protocol that no rule names.
  */
@@ -117,7 +116,6 @@ bool kpr_ip_proto(int protocol, enum kpr_proto *proto)
 		*proto = KPR_PROTO_TCP;
 		return true;
 	case IPPROTO_UDP:
-	case IPPROTO_UDPLITE:
 		*proto = KPR_PROTO_UDP;
 		return true;
 	case IPPROTO_SCTP:

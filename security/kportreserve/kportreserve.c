@@ -20,8 +20,6 @@
 #include "identity.h"
 #include "kportreserve.h"
 
-bool kpr_enabled __ro_after_init;
-
 /*
  * Boot parameters: kportreserve.mode= and kportreserve.lock=, named here
  * rather than after this file. Not writable at run time: the securityfs
@@ -73,13 +71,14 @@ struct lsm_blob_sizes kpr_blob_sizes __ro_after_init = {
 static int __init kpr_init(void)
 {
 	security_add_hooks(kpr_hooks, ARRAY_SIZE(kpr_hooks), &kpr_lsmid);
-	kpr_enabled = true;
 	pr_info("initialized\n");
 	return 0;
 }
 
 DEFINE_LSM(kportreserve) = {
-	.name = "kportreserve",
+	.id = &kpr_lsmid,
 	.init = kpr_init,
 	.blobs = &kpr_blob_sizes,
+	.initcall_fs = kpr_init_securityfs,
+	.initcall_late = kpr_boot,
 };

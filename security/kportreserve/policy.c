@@ -319,7 +319,7 @@ static void build_any(struct kpr_policy *pol)
 static void build_digest(struct kpr_policy *pol)
 {
 	const size_t step = SZ_1M;
-	struct sha256_state sctx;
+	struct sha256_ctx sctx;
 	size_t done;
 
 	sha256_init(&sctx);
@@ -358,7 +358,7 @@ struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs)
 	struct kpr_policy *pol;
 	int err;
 
-	pol = kvzalloc(sizeof(*pol), GFP_KERNEL);
+	pol = kvzalloc_obj(*pol);
 	if (!pol)
 		return ERR_PTR(-ENOMEM);
 	pol->rs = *rs;

@@ -12,12 +12,15 @@
 flavour=${1:-}
 out=$(kernel_out "$flavour")
 fragments=("$WB_DIR/config/kernel.config")
+# What differs between the series (config/kernel-KVER.config).
+[ -f "$WB_DIR/config/kernel-$KVER.config" ] &&
+	fragments+=("$WB_DIR/config/kernel-$KVER.config")
 # The plain 6.12 kernel has the shape of a distribution's (distro.config);
 # the debug flavour and Linux 6.1 keep to what the tests need, which keeps
 # their builds short.
 case $flavour in
 '' | package)
-	[ "$KVER" = 6.12 ] && fragments+=("$WB_DIR/config/distro.config") ;;
+	[ "$KVER" = 7.2 ] && fragments+=("$WB_DIR/config/distro.config") ;;
 esac
 [ -n "$flavour" ] && fragments+=("$WB_DIR/config/$flavour.config")
 if [ "$flavour" = package ] && [ ! -d "$out" ] && [ -f "$(kernel_out)/.config" ]; then

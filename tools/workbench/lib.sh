@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings of the workbench scripts; sourced, never run.
 #
-# KVER picks the kernel series (6.12 or 6.1); everything built lands
+# KVER picks the kernel series (7.2 or 6.12); everything built lands
 # under build/, which git ignores.
 
 set -euo pipefail
 
 WB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$WB_DIR/../.." && pwd)
-KVER=${KVER:-6.12}
+KVER=${KVER:-7.2}
 BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/linux-$KVER
 JOBS=${JOBS:-$(nproc)}
@@ -51,7 +51,7 @@ need_packages() {
 # The name of a stage in its summary line: "selftest", or "selftest-6.1"
 # for another series than the default.
 stage_name() { echo "$1${KVER_TAG:+-$KVER_TAG}"; }
-[ "$KVER" = 6.12 ] || KVER_TAG=$KVER
+[ "$KVER" = 7.2 ] || KVER_TAG=$KVER
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The x86_64 kernel of a flavour (plain or debug) and its build folder.

@@ -27,7 +27,10 @@ pmake() {
 }
 
 fragments=("$WB_DIR/config/kernel.config")
-[ "$KVER" = 6.12 ] && fragments+=("$WB_DIR/config/distro.config")
+# What differs between the series (config/kernel-KVER.config).
+[ -f "$WB_DIR/config/kernel-$KVER.config" ] &&
+	fragments+=("$WB_DIR/config/kernel-$KVER.config")
+[ "$KVER" = 7.2 ] && fragments+=("$WB_DIR/config/distro.config")
 configure() {
 	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" \
 		"$out/.config" "${fragments[@]}" >/dev/null)
