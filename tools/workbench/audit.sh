@@ -28,7 +28,7 @@
 list=${AUDIT_LIST:-$WB_DIR/audit/ways-in}
 guide=$TOP/Documentation/admin-guide/LSM/kportreserve.rst
 expect=$WB_DIR/expect/selftest-main
-kernels=(6.12 6.1)
+kernels=(7.2 6.12)
 out=$BUILD/ways
 mkdir -p "$out"
 passed=0 failed=0

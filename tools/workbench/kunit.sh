@@ -7,12 +7,11 @@
 #                 booted with kunit.enable=1 in QEMU and read back with
 #                 kunit.py parse (make check: it needs no kernel of its own);
 #                 the slow cases (a million rules) are left to UML, as
-#                 KASAN under TCG takes minutes over them. Linux 6.1 knows
-#                 no test attributes and runs them too.
+#                 KASAN under TCG takes minutes over them.
 #   kunit.sh vm plain   the same in the plain test kernel
 # The parser and policy suites run; the lookup microbenchmark is make
-# bench's. Ends with "kunit: N passed, N failed" ("kunit-6.1: ..." for
-# KVER=6.1).
+# bench's. Ends with "kunit: N passed, N failed" ("kunit-6.12: ..." for
+# KVER=6.12).
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-uml}

@@ -8,7 +8,7 @@
 # The plain flavour boots three times: once for every test, then twice
 # for what only a fresh boot shows and what cannot be undone: the mode
 # given by kportreserve.mode= and the lock, and kportreserve.lock=1.
-# The plain 6.12 kernel, shaped like a distribution's, also runs every
+# The plain 7.2 kernel, shaped like a distribution's, also runs every
 # test in an lsm= matrix (see lsm_boot).
 . "$(dirname "$0")/lib.sh"
 
@@ -51,7 +51,7 @@ pass=0 fail=0 skip=0
 boot() {
 	local boot=$1 cmdline=$2 payload=$3 log=$out/console-$1.log
 	local vm_rc=0 p f s markers=${4:+--marker $4}
-	local expect=$WB_DIR/expect/${name%-6.1}-${5:-$boot}
+	local expect=$WB_DIR/expect/${name%"${KVER_TAG:+-$KVER_TAG}"}-${5:-$boot}
 	local files=()
 
 	# The debug flavour exists for kmemleak among others: its scan must
@@ -127,7 +127,7 @@ lsm_boot() {
 $main" KPR-LSM-LISTED main
 }
 
-if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ] && [ "$KVER" = 6.12 ]; then
+if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ] && [ "$KVER" = 7.2 ]; then
 	# The default lsm= of distro.config: kportreserve last, beside
 	# AppArmor, TOMOYO and the minor LSMs (SELinux gives way to AppArmor,
 	# as both want the exclusive blobs).
@@ -139,9 +139,8 @@ else
 	boot main "" "$main"
 fi
 
-# The lock boots pick their tests with -f and -t, which the harness of
-# Linux 6.1 does not have: there the lock tests skip.
-if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ] && [ "$KVER" != 6.1 ]; then
+# The lock boots: what cannot be undone.
+if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ]; then
 	boot lock "kportreserve.mode=permissive" \
 		"dmesg -n 1; echo KPR-RUN admin_test; KPR_LOCK_TEST=1 /opt/kpr/admin_test -f lock; echo KPR-END"
 	boot locked-at-boot "kportreserve.lock=1" \
