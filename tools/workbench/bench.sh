@@ -6,7 +6,8 @@
 #
 # Four boots of the same kernel, the distribution-shaped test kernel:
 # "floor" with the distribution's LSMs in lsm= but not kportreserve
-# (Landlock's TCP bind restriction is measured there too), "kpr" with the
+# (Landlock's TCP bind restriction is measured there too, and its UDP one
+# where Landlock has it: ABI 10, Linux 7.2), "kpr" with the
 # same list and kportreserve last, under an empty policy and policies of
 # 1, 1,000 and 65,536 rules; that boot also loads policies to time them
 # and runs the KUnit microbenchmark of the lookup against the 2013 RFC's
@@ -94,10 +95,17 @@ floor)
 	calls floor
 	bind_all floor 10000
 	bind_all floor-reserved 20000
+	# Landlock lets kpr-bench bind N ports of one protocol: 20000 and the
+	# lowest others but 20001. UDP ports are apart from TCP's: UDP takes
+	# the same numbers, those of floor-reserved and of the kpr boot's
+	# reserved port, and the same rules. Where Landlock lacks the UDP bind
+	# right (ABI < 10), kpr-bench says so and measures nothing.
 	for n in 1 1000 65534; do
 		for f in 4 6; do
-			$B landlock $n $f 20000 20001 $N ||
-				echo "KPR-BENCH-FAILED landlock $n v$f"
+			for p in tcp udp; do
+				$B landlock $n $f 20000 20001 $N $p ||
+					echo "KPR-BENCH-FAILED landlock $n v$f $p"
+			done
 		done
 	done
 	;;
