@@ -5,43 +5,63 @@
 # N failed" line; the run fails if any stage failed.
 . "$(dirname "$0")/lib.sh"
 
-# A stage is "[KVER:]SCRIPT [ARGS]". Linux 6.1 gets the plain kernel's
-# KUnit and selftests; the debug kernel and the upstream suites (Landlock's
-# net_test and the LSM syscalls are newer) run on 6.12.
-if [ "$KVER" = 6.1 ]; then
-	stages=(lint docs "kunit vm plain" selftest)
-else
-	stages=(lint docs fuzz admin "kunit vm" workbench selftest upstream
-		"selftest debug" patches "6.1:kunit vm plain" "6.1:selftest")
-fi
+# A stage is "[KVER:]SCRIPT [ARGS]". Linux 7.2, the series' base, gets
+# every lane: the distribution-shaped plain kernel (lint builds it) and
+# the debug kernel. Linux 6.12, its backport, gets the plain kernel's
+# KUnit and selftests.
+stages=(lint docs fuzz admin selftest upstream workbench "kunit vm"
+	"selftest debug" patches "6.12:kunit vm plain" "6.12:selftest")
+
+# The kernels that later stages need are built in the background, at the
+# lowest priority, while the VM stages run the kernels built before them:
+# under TCG a guest keeps about one of the two cores busy. "STAGE KERNEL"
+# starts the build of KERNEL ("[KVER:]FLAVOUR") before STAGE; the first
+# stage to use it waits for it.
+prebuilds=("docs :debug" "workbench 6.12:")
+declare -A pending=()
 failed=()
 start=$SECONDS
-# The Linux 6.1 kernel is built in the background, at the lowest priority,
-# from the workbench stage on, when the 6.12 kernels are built: the VM
-# stages under TCG leave much of the two cores idle. The 6.1 stages wait
-# for it.
-prebuild=
-prebuild_log=$BUILD/prebuild-6.1.log
+
+# wait_prebuild KVER FLAVOUR: wait for the background build of that kernel.
+wait_prebuild() {
+	local key=$1:$2 pid
+
+	pid=${pending[$key]:-}
+	[ -n "$pid" ] || return 0
+	unset "pending[$key]"
+	wait "$pid" ||
+		say "check: the $1 ${2:-plain} kernel did not build in the background ($BUILD/prebuild-$1${2:+-$2}.log)"
+}
+
 for stage in "${stages[@]}"; do
 	kver=$KVER cmd=$stage
 	case $stage in *:*) kver=${stage%%:*} cmd=${stage#*:} ;; esac
-	if [ "$stage" = workbench ] && [ -z "$prebuild" ]; then
-		mkdir -p "$BUILD"
-		KVER=6.1 nice -n 19 "$WB_DIR/kernel.sh" >"$prebuild_log" 2>&1 &
-		prebuild=$!
-	fi
-	if [ "$kver" = 6.1 ] && [ -n "$prebuild" ]; then
-		wait "$prebuild" ||
-			say "check: the 6.1 kernel did not build in the background ($prebuild_log)"
-		prebuild=
-	fi
 	script=${cmd%% *} arg=${cmd#"$script"}
+	for p in "${prebuilds[@]}"; do
+		[ "${p%% *}" = "$stage" ] || continue
+		k=${p#* } pk=${k%%:*} pf=${k#*:}
+		pk=${pk:-$KVER}
+		mkdir -p "$BUILD"
+		# shellcheck disable=SC2086
+		KVER=$pk nice -n 19 "$WB_DIR/kernel.sh" $pf \
+			>"$BUILD/prebuild-$pk${pf:+-$pf}.log" 2>&1 &
+		pending[$pk:$pf]=$!
+	done
+	# The stages that boot a kernel built in the background wait for it.
+	case $script in
+	selftest | kunit | upstream | workbench)
+		wait_prebuild "$kver" ""
+		case "$arg $script" in
+		*debug* | *workbench | " vm kunit") wait_prebuild "$kver" debug ;;
+		esac ;;
+	esac
 	say "==> $stage"
 	t=$SECONDS
 	# shellcheck disable=SC2086
 	KVER=$kver "$WB_DIR/$script.sh" $arg || failed+=("$stage")
 	say "    ($((SECONDS - t)) s)"
 done
+for key in "${!pending[@]}"; do wait "${pending[$key]}" || :; done
 say "check: $((SECONDS - start)) s"
 if [ ${#failed[@]} -ne 0 ]; then
 	say "check: failed stages: ${failed[*]}"
