@@ -75,7 +75,7 @@ expect plain-warn "$plain" fail 'WARNING:.*kportreserve_selfcheck' \
 	$selfcheck kpr_selfcheck.trigger=warn loglevel=1
 # The warning of rcu_note_context_switch(): "Voluntary context switch
 # within RCU read-side critical section!"
-expect plain-rcu-sleep "$plain" fail 'WARNING: .* at kernel/rcu/tree_plugin.h:[0-9]+ rcu_note_context_switch' \
+expect plain-rcu-sleep "$plain" fail 'WARNING: .*kernel/rcu/tree_plugin.h:[0-9]+ (at )?rcu_note_context_switch' \
 	$selfcheck kpr_selfcheck.trigger=rcu_sleep loglevel=1
 expect debug-warn "$debug" fail 'panic_on_warn set' \
 	$selfcheck kpr_selfcheck.trigger=warn loglevel=1
