@@ -9,9 +9,9 @@
 #   make deb       the Debian packages in build/deb (DEB_KERNEL=0: no kernel)
 #   make e2e       kportreserve on a Debian bookworm system booted with systemd
 #
-# KVER=6.12 (default) picks the kernel series; V=1 shows the build.
+# KVER=7.2 (default) or 6.12 picks the kernel series; V=1 shows the build.
 
-KVER ?= 6.12
+KVER ?= 7.2
 export KVER
 WB := tools/workbench
 
