@@ -12,7 +12,7 @@
 # package on policy files under a fake root and a fake securityfs.
 #
 # kernel/: the distribution-shaped kernel without the workbench's test
-# boot policy ("kernel.sh package", build/kernel-6.12-package) packaged
+# boot policy ("kernel.sh package", build/kernel-7.2-package) packaged
 # with the kernel's own "make bindeb-pkg" in that output directory, and
 # checked: it holds /boot/vmlinuz and a config whose boot policy is
 # empty. DEB_KERNEL=0 skips it: a first build copies the plain kernel's

@@ -20,7 +20,7 @@ check() {	# WHAT COMMAND...: passes when COMMAND succeeds and says nothing
 	fi
 }
 
-# Linux 6.1's kernel-doc has no -Wall; the warnings it has are on anyway.
+# A kernel-doc without -Wall (before 6.3) has the warnings on anyway.
 wall=-Wall
 "$SRC/scripts/kernel-doc" -h 2>&1 | grep -q -- -Wall || wall=
 for f in $(cd "$TOP" && ls security/kportreserve/*.[ch] lib/kunit-tests/*.c \

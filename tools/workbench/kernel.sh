@@ -3,7 +3,7 @@
 # Configure and build the x86_64 test kernel: kernel.sh [debug|package]
 # Prints the path of the bootable image on standard output.
 #
-# package is the plain 6.12 kernel without the test boot policy, which
+# package is the plain 7.2 kernel without the test boot policy, which
 # make deb packages. Its first build starts from a copy of the plain
 # kernel's output directory, so that only what the boot policy touches
 # is built again.
@@ -15,8 +15,8 @@ fragments=("$WB_DIR/config/kernel.config")
 # What differs between the series (config/kernel-KVER.config).
 [ -f "$WB_DIR/config/kernel-$KVER.config" ] &&
 	fragments+=("$WB_DIR/config/kernel-$KVER.config")
-# The plain 6.12 kernel has the shape of a distribution's (distro.config);
-# the debug flavour and Linux 6.1 keep to what the tests need, which keeps
+# The plain 7.2 kernel has the shape of a distribution's (distro.config);
+# the debug flavour and Linux 6.12 keep to what the tests need, which keeps
 # their builds short.
 case $flavour in
 '' | package)

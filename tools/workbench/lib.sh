@@ -48,7 +48,7 @@ need_packages() {
 		--no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The name of a stage in its summary line: "selftest", or "selftest-6.1"
+# The name of a stage in its summary line: "selftest", or "selftest-6.12"
 # for another series than the default.
 stage_name() { echo "$1${KVER_TAG:+-$KVER_TAG}"; }
 [ "$KVER" = 7.2 ] || KVER_TAG=$KVER

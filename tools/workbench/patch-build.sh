@@ -5,7 +5,7 @@
 # builds in TREE, checked out at patch N of the series, what that patch
 # adds, with what the patches before it added:
 #   1 the rxrpc fix: configure (tinyconfig plus the workbench's
-#     kernel.config and, for 6.12, distro.config) and compile
+#     kernel.config and, for 7.2, distro.config) and compile
 #     net/rxrpc/af_rxrpc.c
 #   2 the inet_reserved_port hook: compile security/security.c and the
 #     allocators that call the hook
@@ -83,7 +83,7 @@ case $n in
 docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
 	settings_overrides={"report_level": 2, "halt_level": 5})'
 	python3 -c "$rst" "$tree/Documentation/admin-guide/LSM/kportreserve.rst"
-	wall=-Wall	# not in Linux 6.1's kernel-doc
+	wall=-Wall	# kept for kernel-doc versions without it
 	"$tree/scripts/kernel-doc" -h 2>&1 | grep -q -- -Wall || wall=
 	for f in "$tree"/security/kportreserve/*.[ch] "$tree"/lib/kunit-tests/*.c; do
 		"$tree/scripts/kernel-doc" $wall -none "$f"
