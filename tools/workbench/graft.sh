@@ -15,7 +15,8 @@
 # mutants.sh has put a deliberate defect into the grafted tree: keep it.
 [ -n "${KPR_KEEP_GRAFT:-}" ] && [ -f "$SRC/.unpacked" ] && exit 0
 
-tarball=/usr/src/linux-source-$KVER.tar.xz
+# KPR_TARBALL: another tarball of the same layout (workbench.sh's test).
+tarball=${KPR_TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
 patches=$WB_DIR/patches/$KVER
 
 # make check builds a kernel in the background while the stages in front
@@ -90,7 +91,10 @@ cp "$TOP/.kunitconfig" "$SRC/security/kportreserve/.kunitconfig"
 # patches touch the same file).
 applied=$SRC/.kpr-glue
 mkdir -p "$applied"
-for a in $(ls -r "$applied"/*.patch 2>/dev/null); do
+shopt -s nullglob
+in_force=("$applied"/*.patch)
+for ((i = ${#in_force[@]} - 1; i >= 0; i--)); do
+	a=${in_force[i]}
 	cmp -s "$a" "$patches/$(basename "$a")" && continue
 	say "graft: taking back glue patch $(basename "$a")"
 	patch -d "$SRC" -p1 -R -s -f --no-backup-if-mismatch <"$a" ||

@@ -173,5 +173,51 @@ sed -E '0,/ open /s/the guide: .*/the guide: nowhere-in-the-guide/' \
 	<<<"$entries" >"$out/open-not-named.list"
 audit open-not-named "open, and not named in the guide's Other ways to a port"
 
+# A warm tree tests what a cold one would (graft.sh), on a made-up
+# source tarball of series "wbtest": a new upload of it is unpacked
+# afresh, and a file that the last graft put in and our tree no longer
+# has leaves the grafted tree.
+# graft_check NAME OK MESSAGE: count one check, passed if OK is 0.
+graft_check() {
+	if [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		say "    ok: $1"
+	else
+		failed=$((failed + 1))
+		say "    not ok: $1: $3"
+	fi
+}
+gt=$out/graft
+rm -rf "$gt" && mkdir -p "$gt/pkg/linux-source-wbtest"
+echo first >"$gt/pkg/linux-source-wbtest/Makefile"
+tar -C "$gt/pkg" -cJf "$gt/linux-source-wbtest.tar.xz" linux-source-wbtest
+wbgraft() {
+	KVER=wbtest BUILD=$gt/build KPR_TARBALL=$gt/linux-source-wbtest.tar.xz \
+		KPR_KEEP_GRAFT='' "$WB_DIR/graft.sh" 2>>"$gt/graft.log"
+}
+wbsrc=$gt/build/linux-wbtest
+wbgraft
+echo gone >"$wbsrc/security/kportreserve/removed.c"
+echo ./security/kportreserve/removed.c >>"$wbsrc/.kpr-grafted"
+sort -o "$wbsrc/.kpr-grafted" "$wbsrc/.kpr-grafted"
+wbgraft
+rc=0
+[ ! -e "$wbsrc/security/kportreserve/removed.c" ] &&
+	[ -f "$wbsrc/security/kportreserve/hooks.c" ] || rc=1
+graft_check "graft.sh takes a file our tree no longer has out" $rc \
+	"security/kportreserve/removed.c is still there"
+echo second >"$gt/pkg/linux-source-wbtest/Makefile"
+touch -d '2000-01-01' "$gt/pkg/linux-source-wbtest/Makefile"
+tar -C "$gt/pkg" -cJf "$gt/linux-source-wbtest.tar.xz" linux-source-wbtest
+touch -d '+1 minute' "$gt/linux-source-wbtest.tar.xz"
+echo stale >"$wbsrc/stale"
+wbgraft
+rc=0
+[ "$(cat "$wbsrc/Makefile")" = second ] && [ ! -e "$wbsrc/stale" ] &&
+	[ "$wbsrc/Makefile" -nt "$gt/pkg/linux-source-wbtest/Makefile" ] || rc=1
+graft_check "graft.sh unpacks a new upload afresh, newer than the last build" $rc \
+	"$(cat "$wbsrc/Makefile"), stale $([ -e "$wbsrc/stale" ] && echo kept || echo gone)"
+rm -rf "$gt"
+
 echo "$(stage_name workbench): $passed passed, $failed failed"
 [ "$failed" = 0 ]
