@@ -32,7 +32,7 @@ make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc" static >&2
 # the bind variants. SELFTEST_ARGS="" runs everything.
 declare -A args
 if [ "$flavour" = debug ]; then
-	args[kportreserve_test]="-f load -f identity -t stats_count_exactly_what_happened -t reload_while_binding -v ipv4_tcp -v ipv6_sctp"
+	args[kportreserve_test]="-f load -f identity -t stats_count_exactly_what_happened -v ipv4_tcp -v ipv6_sctp"
 	args[admin_test]="-t audit_records_denials_loads_and_modes -t denials_name_the_last_offender -t uid_and_gid_qualify_the_program -f mode"
 	args[autobind_test]="-t sysctl_reads_back_what_the_admin_wrote -t privport_9p_skips_reserved_ports -v tcp4_connect -v udp4_sendto"
 fi

@@ -1616,7 +1616,12 @@ TEST_F(load, read_back_round_trip)
 	free(second);
 }
 
-TEST_F(load, big_policy_with_busybox_cat)
+/*
+ * A 4 MiB policy: KASAN and lockdep under TCG parse it in well over the
+ * harness's default 30 s, and a test killed there leaves its cat running
+ * to load the policy into the tests after it.
+ */
+TEST_F_TIMEOUT(load, big_policy_with_busybox_cat, 300)
 {
 	const char *file = WORKDIR "/big.policy";
 	FILE *f = fopen(file, "w");
@@ -1783,9 +1788,10 @@ static long stop_hammer(pid_t pid, int to, int from, int *rc,
 
 /*
  * Two programs bind for as long as policies are swapped under them, and
- * every bind of theirs gets the answer both policies give it.
+ * every bind of theirs gets the answer both policies give it. 2,000 loads
+ * take longer than the harness's default 30 s under KASAN and TCG.
  */
-TEST(reload_while_binding)
+TEST_F_TIMEOUT(load, reload_while_binding, 300)
 {
 	static const char *const policies[] = {
 		"25000/tcp " OWNER "\n",
