@@ -15,28 +15,40 @@ stages=(lint docs fuzz admin selftest upstream workbench "kunit vm"
 # The kernels that later stages need are built in the background, at the
 # lowest priority, while the VM stages run the kernels built before them:
 # under TCG a guest keeps about one of the two cores busy. "STAGE KERNEL"
-# starts the build of KERNEL ("[KVER:]FLAVOUR") before STAGE; the first
+# starts the build of KERNEL ("[KVER:]FLAVOUR") as STAGE starts; the first
 # stage to use it waits for it.
 prebuilds=("docs :debug" "workbench 6.12:")
 declare -A pending=()
 failed=()
 start=$SECONDS
 
-# wait_prebuild KVER FLAVOUR: wait for the background build of that kernel.
+# wait_prebuild KVER FLAVOUR: wait for the background build of that
+# kernel, and say how long the stages waited for it.
 wait_prebuild() {
-	local key=$1:$2 pid
+	local key=$1:$2 pid t=$SECONDS
 
 	pid=${pending[$key]:-}
 	[ -n "$pid" ] || return 0
 	unset "pending[$key]"
 	wait "$pid" ||
 		say "check: the $1 ${2:-plain} kernel did not build in the background ($BUILD/prebuild-$1${2:+-$2}.log)"
+	say "    (waited $((SECONDS - t)) s for the $1 ${2:-plain} kernel)"
 }
 
 for stage in "${stages[@]}"; do
 	kver=$KVER cmd=$stage
 	case $stage in *:*) kver=${stage%%:*} cmd=${stage#*:} ;; esac
 	script=${cmd%% *} arg=${cmd#"$script"}
+	# The stages that boot a kernel built in the background wait for it.
+	case $script in
+	selftest | kunit | upstream | workbench)
+		wait_prebuild "$kver" ""
+		case "$arg $script" in
+		*debug* | *workbench | " vm kunit") wait_prebuild "$kver" debug ;;
+		esac ;;
+	esac
+	# After the waits: a build started before them would take half the
+	# two cores from the one waited for.
 	for p in "${prebuilds[@]}"; do
 		[ "${p%% *}" = "$stage" ] || continue
 		k=${p#* } pk=${k%%:*} pf=${k#*:}
@@ -47,14 +59,6 @@ for stage in "${stages[@]}"; do
 			>"$BUILD/prebuild-$pk${pf:+-$pf}.log" 2>&1 &
 		pending[$pk:$pf]=$!
 	done
-	# The stages that boot a kernel built in the background wait for it.
-	case $script in
-	selftest | kunit | upstream | workbench)
-		wait_prebuild "$kver" ""
-		case "$arg $script" in
-		*debug* | *workbench | " vm kunit") wait_prebuild "$kver" debug ;;
-		esac ;;
-	esac
 	say "==> $stage"
 	t=$SECONDS
 	# shellcheck disable=SC2086
