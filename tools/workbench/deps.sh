@@ -22,7 +22,7 @@ backports() {
 	local sources=/etc/apt/sources.list.d/kportreserve-trixie-backports.sources
 	local pin=/etc/apt/preferences.d/kportreserve-trixie-backports
 
-	[ -f "$sources" ] && [ -f "$pin" ] && return 1
+	[ -f "$sources" ] && [ -f "$pin" ] && return 0
 	say "deps: adding trixie-backports for linux-source-7.2 alone ($sources, $pin)"
 	cat >"$pin" <<-'PIN'
 	# kportreserve's workbench (tools/workbench/deps.sh): Linux 7.2's
@@ -55,6 +55,6 @@ done
 say "deps: installing ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-case " ${missing[*]} " in *" linux-source-7.2 "*) backports || : ;; esac
+case " ${missing[*]} " in *" linux-source-7.2 "*) backports ;; esac
 apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
