@@ -5,8 +5,8 @@
  * A policy built into the kernel (CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY)
  * is put in force at late_initcall, before init runs, so no program
  * started from user space can take a reserved port first. A later write to
- * the policy file replaces it. kportreserve.lock=1 takes effect right
- * after it.
+ * the policy file replaces it, unless kportreserve.lock=1 locks it in
+ * force (control.c).
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
@@ -42,7 +42,7 @@ static void __init load_boot_policy(void)
 }
 
 /**
- * kpr_boot() - put the boot policy in force, then kportreserve.lock=
+ * kpr_boot() - put the boot policy in force, then apply kportreserve.lock=
  *
  * The LSM's late initcall, which the LSM framework runs only when lsm=
  * enables kportreserve. At late_initcall audit and the workqueues that

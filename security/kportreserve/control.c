@@ -10,10 +10,19 @@
  *
  * Boot parameters (see kportreserve.c):
  *   kportreserve.mode=enforce|permissive   the mode at boot
- *   kportreserve.lock=1                    lock after the boot policy loads
+ *   kportreserve.lock=1                    lock with the first policy in
+ *                                          force: the boot policy, else
+ *                                          the first one loaded
+ *
+ * A lock that would fix the empty policy (no boot policy is built in, or
+ * it did not load) would reserve nothing until reboot, which nobody asks
+ * for on purpose: so kportreserve.lock=1 waits for a policy, as IMA's
+ * policy file takes one policy and no other without
+ * CONFIG_IMA_WRITE_POLICY.
  *
  * Locking: kpr_control_lock serialises every change of policy, mode and
- * lock, so that no change slips in after the lock is set.
+ * lock, so that no change slips in after the lock is set, and the first
+ * load under kportreserve.lock=1 locks in the same critical section.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
@@ -30,6 +39,8 @@
 bool kpr_permissive __read_mostly;
 static bool kpr_locked;
 static bool kpr_lock_at_boot;
+/* kportreserve.lock=1 and no policy in force yet: lock at the first load. */
+static bool kpr_lock_armed;
 /* Serialises every change of policy, mode and lock; see above. */
 DEFINE_MUTEX(kpr_control_lock);
 
@@ -96,6 +107,22 @@ bool kpr_is_locked(void)
 	return READ_ONCE(kpr_locked);
 }
 
+/*
+ * Set the lock and say so. Called with kpr_control_lock held, so that no
+ * change of policy or mode is made after it.
+ */
+static void lock_now(void)
+{
+	lockdep_assert_held(&kpr_control_lock);
+	kpr_lock_armed = false;
+	if (kpr_locked)
+		return;
+	WRITE_ONCE(kpr_locked, true);
+	pr_notice("locked: policy and mode (%s) fixed until reboot\n",
+		  kpr_mode_name(kpr_permissive));
+	kpr_audit_lock(0);
+}
+
 /* Why a commit is refused, or 0: the lock, or a load that overtook it. */
 static int may_commit(const u64 *base)
 {
@@ -122,6 +149,10 @@ static int may_commit(const u64 *base)
  *        force; NULL for none
  * @who: who loads it, for the audit record; NULL for the current task
  *
+ * Under kportreserve.lock=1 with no policy in force before, the policy
+ * put in force locks itself and the mode, before anything else can
+ * change them.
+ *
  * Context: process context; takes kpr_control_lock.
  * Return: 0, -EPERM when the policy is locked, or -ESTALE when the
  * generation in force is not @base.
@@ -146,6 +177,8 @@ static int commit_policy(struct kpr_policy *pol, const u64 *base,
 		kpr_denials_prune(pol);
 	}
 	kpr_audit_policy_load(pol, who, err);
+	if (!err && kpr_lock_armed)
+		lock_now();
 	mutex_unlock(&kpr_control_lock);
 	return err;
 }
@@ -234,12 +267,7 @@ int kpr_set_mode(bool permissive)
 int kpr_set_lock(void)
 {
 	mutex_lock(&kpr_control_lock);
-	if (!kpr_locked) {
-		WRITE_ONCE(kpr_locked, true);
-		pr_notice("locked: policy and mode (%s) fixed until reboot\n",
-			  kpr_mode_name(kpr_permissive));
-		kpr_audit_lock(0);
-	}
+	lock_now();
 	mutex_unlock(&kpr_control_lock);
 	return 0;
 }
@@ -247,12 +275,24 @@ int kpr_set_lock(void)
 /**
  * kpr_control_boot() - apply kportreserve.lock=1, after the boot policy
  *
+ * With a boot policy in force, the lock is set now, before init runs.
+ * Without one (none is built in, or it did not load) it waits for the
+ * first policy loaded through the policy file (commit_policy()).
+ *
  * Context: late init, before user space runs.
  */
 void __init kpr_control_boot(void)
 {
 	if (kpr_permissive)
 		pr_notice("mode: permissive\n");
-	if (kpr_lock_at_boot)
-		kpr_set_lock();
+	if (!kpr_lock_at_boot)
+		return;
+	mutex_lock(&kpr_control_lock);
+	if (kpr_policy_generation()) {
+		lock_now();
+	} else {
+		kpr_lock_armed = true;
+		pr_notice("kportreserve.lock=1 and no boot policy in force: policy and mode lock with the first policy loaded\n");
+	}
+	mutex_unlock(&kpr_control_lock);
 }

@@ -15,9 +15,10 @@
  * drops the entries of ports it no longer reserves. The file names other
  * users' processes, so only root reads it.
  *
- * Locking: the xarray's own lock orders insertions and removals, which
- * only a policy load makes (under kpr_control_lock); readers find entries
- * under RCU and entries are freed after a grace period. kpr_denials_lock,
+ * Locking: the xarray's own lock orders insertions, which refused binds
+ * make, and removals, which only a policy load makes (under
+ * kpr_control_lock); readers find entries under RCU and entries are freed
+ * after a grace period. kpr_denials_lock,
  * a spinlock held for a few stores or loads, keeps each entry's figures
  * consistent, so that reading the file never holds up a bind.
  */

@@ -48,7 +48,7 @@ static const struct kernel_param_ops param_ops_lock = {
 	.set = param_set_lock,
 };
 module_param_cb(lock, &param_ops_lock, NULL, 0);
-MODULE_PARM_DESC(lock, "1: fix policy and mode until reboot, after the boot policy");
+MODULE_PARM_DESC(lock, "1: fix policy and mode until reboot, from the first policy in force");
 
 static const struct lsm_id kpr_lsmid = {
 	.name = "kportreserve",

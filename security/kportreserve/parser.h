@@ -30,7 +30,10 @@ enum kpr_proto {
 /* One encoded line: a path of KPR_PATH_MAX bytes, all escaped, and a port. */
 #define KPR_LINE_MAX		(4 * KPR_PATH_MAX + 64)
 
-/* The name kernel threads go by in a policy. */
+/*
+ * The program of a rule that no caller of bind() matches: the kernel's own
+ * sockets, which no hook sees, are the only ones left to bind its ports.
+ */
 #define KPR_KERNEL_NAME		"<kernel>"
 
 /* Qualifiers a rule may add after its program (struct kpr_program.quals). */
@@ -47,7 +50,7 @@ enum kpr_proto {
  * @uid: with KPR_QUAL_UID, the effective uid the binding task must have
  * @gid: with KPR_QUAL_GID, the effective gid the binding task must have
  * @quals: KPR_QUAL_* bits: which of @uid and @gid apply
- * @kernel: true for KPR_KERNEL_NAME, which matches kernel threads only
+ * @kernel: true for KPR_KERNEL_NAME, which matches no caller of bind()
  * @path: the decoded absolute path as d_absolute_path() spells it
  */
 struct kpr_program {

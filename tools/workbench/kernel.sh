@@ -28,9 +28,10 @@ if [ "$flavour" = package ] && [ ! -d "$out" ] && [ -f "$(kernel_out)/.config" ]
 	cp -a --reflink=auto "$(kernel_out)" "$out.tmp" && mv "$out.tmp" "$out"
 fi
 mkdir -p "$out"
-# The boot policy of the test kernels lives in this tree: its path is
-# known only here.
-if [ "$flavour" != package ]; then
+# The boot policy of the plain test kernels lives in this tree: its path
+# is known only here. The debug kernel has none, so that its lane sees
+# kportreserve.lock=1 wait for the first policy (selftest.sh).
+if [ -z "$flavour" ]; then
 	echo "CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY=\"$WB_DIR/vm/boot.policy\"" \
 		>"$out/boot-policy.config"
 	fragments+=("$out/boot-policy.config")

@@ -26,14 +26,19 @@ rc=0
 if [ "$mode" = vm ]; then
 	[ "$flavour" = plain ] && flavour=
 	kernel=$("$WB_DIR/kernel.sh" $flavour)
-	# The suites run before init, in a kernel with a boot policy, locked:
-	# they must leave the policy in force alone.
-	cat >"$out/run.sh" <<-'EOF'
+	# The suites run before init, with kportreserve.lock=1: they must
+	# leave the policy in force alone. The plain kernel's boot policy is
+	# locked in force (generation 1); the debug kernel has none, so the
+	# lock waits for a first load, which none may have made (generation
+	# 0).
+	want_gen=1 want_policy="1023/tcp /sbin/kpr-boot-owner"
+	[ -n "$flavour" ] && want_gen=0 want_policy=
+	cat >"$out/run.sh" <<-EOF
 	fs=/sys/kernel/security/kportreserve
-	gen=$(awk '$1 == "generation" { print $2 }' $fs/stats)
-	if [ "$gen" = 1 ] && [ "$(cat $fs/policy)" = "1023/tcp /sbin/kpr-boot-owner" ]
+	gen=\$(awk '\$1 == "generation" { print \$2 }' \$fs/stats)
+	if [ "\$gen" = $want_gen ] && [ "\$(cat \$fs/policy)" = "$want_policy" ]
 	then echo KPR-LIVE-POLICY-KEPT
-	else echo "KPR-LIVE-POLICY-CHANGED generation=$gen"
+	else echo "KPR-LIVE-POLICY-CHANGED generation=\$gen"
 	fi
 	EOF
 	"$WB_DIR/initramfs.sh" "$out/initramfs.cpio.gz" "$out/run.sh"

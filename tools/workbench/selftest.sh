@@ -7,7 +7,9 @@
 #
 # The plain flavour boots three times: once for every test, then twice
 # for what only a fresh boot shows and what cannot be undone: the mode
-# given by kportreserve.mode= and the lock, and kportreserve.lock=1.
+# given by kportreserve.mode= and the lock, and kportreserve.lock=1. The
+# debug flavour boots twice: its subset of the tests, then
+# kportreserve.lock=1 in a kernel without a boot policy.
 # The plain 7.2 kernel, shaped like a distribution's, also runs every
 # test in an lsm= matrix (see lsm_boot).
 . "$(dirname "$0")/lib.sh"
@@ -145,6 +147,13 @@ if [ -z "$flavour" ] && [ -z "${SELFTEST_ARGS+set}" ]; then
 		"dmesg -n 1; echo KPR-RUN admin_test; KPR_LOCK_TEST=1 /opt/kpr/admin_test -f lock; echo KPR-END"
 	boot locked-at-boot "kportreserve.lock=1" \
 		"dmesg -n 1; echo KPR-RUN admin_test; KPR_LOCKED_AT_BOOT=1 /opt/kpr/admin_test -t locked_at_boot_keeps_boot_policy; echo KPR-END"
+fi
+
+# kportreserve.lock=1 without a boot policy, which only the debug kernel
+# lacks: the lock waits for the first policy loaded.
+if [ "$flavour" = debug ] && [ -z "${SELFTEST_ARGS+set}" ]; then
+	boot lock-waits "kportreserve.lock=1" \
+		"dmesg -n 1; echo KPR-RUN admin_test; KPR_LOCK_WAITS=1 /opt/kpr/admin_test -t lock_waits_for_the_first_policy; echo KPR-END"
 fi
 
 echo "$name: $pass passed, $fail failed, $skip skipped"

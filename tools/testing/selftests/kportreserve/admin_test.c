@@ -15,6 +15,8 @@
  *   KPR_BOOT_MODE=M          booted with kportreserve.mode=M
  *   KPR_LOCK_TEST=1          this boot may be locked by the tests
  *   KPR_LOCKED_AT_BOOT=1     booted with kportreserve.lock=1
+ *   KPR_LOCK_WAITS=1         booted with kportreserve.lock=1 in a kernel
+ *                            without a boot policy
  */
 
 #include <limits.h>
@@ -738,6 +740,37 @@ TEST(locked_at_boot_keeps_boot_policy)
 	EXPECT_EQ(-EPERM, write_file(MODE, "permissive"));
 	EXPECT_EQ(1, stat_value("generation"));
 	EXPECT_LT(0, stat_value("rules"));
+}
+
+/*
+ * kportreserve.lock=1 in a kernel without a boot policy: the lock waits
+ * for the first policy loaded, which the mode does not.
+ */
+TEST(lock_waits_for_the_first_policy)
+{
+	char *text;
+
+	if (!getenv("KPR_LOCK_WAITS"))
+		SKIP(return, "not booted with kportreserve.lock=1 and no boot policy");
+	ASSERT_EQ(0, make_programs());
+	EXPECT_EQ(0, stat_value("generation"));
+	text = read_file(LOCK);
+	EXPECT_STREQ("0\n", text);
+	free(text);
+	EXPECT_EQ(0, write_file(MODE, "permissive"));
+	EXPECT_EQ(0, write_file(MODE, "enforce"));
+
+	ASSERT_EQ(0, load_policy("26450/tcp " OWNER "\n"));
+	text = read_file(LOCK);
+	EXPECT_STREQ("1\n", text);
+	free(text);
+	EXPECT_EQ(1, stat_value("generation"));
+	EXPECT_EQ(-EPERM, load_policy(""));
+	EXPECT_EQ(-EPERM, write_file(MODE, "permissive"));
+	EXPECT_EQ(1, stat_value("generation"));
+	EXPECT_EQ(1, stat_value("rules"));
+	EXPECT_EQ(0, bind_as(OWNER, "4", "tcp", 26450, ""));
+	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 26450, ""));
 }
 
 /* ---- the policy file: what careless and hostile writers get ---- */
