@@ -3,17 +3,23 @@
  * kportreserve logging and audit records.
  *
  * Denials go to the kernel log, rate-limited, and to audit as
- * AUDIT_KPORTRESERVE_ACCESS. Policy loads go to audit as
- * AUDIT_KPORTRESERVE_POLICY_LOAD with the digest of the policy, changes of
- * mode as AUDIT_MAC_STATUS, in the form SELinux and IPE give them, and the
- * lock as AUDIT_KPORTRESERVE_CONFIG_CHANGE; each names who made the change
- * by pid, auid and session.
+ * AUDIT_KPORTRESERVE_ACCESS, the one record type of kportreserve's own.
+ * It carries what only kportreserve knows: the port, its protocol (by
+ * number, as audit's tools read a proto field), the address and the mode.
+ * Who made the call is in the SYSCALL record of the same event, as for
+ * Landlock's records. Changes use the types that SELinux and IPE use for
+ * theirs: AUDIT_MAC_POLICY_LOAD for a policy load, with the digest of the
+ * policy, AUDIT_MAC_STATUS for a change of mode, AUDIT_MAC_CONFIG_CHANGE
+ * for the lock; they name who made the change by auid and session, and
+ * the load and the lock by pid as well, as a load can be committed after
+ * its writer's last system call on the file (see fs.c).
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
 
 #include <linux/audit.h>
 #include <linux/cred.h>
+#include <linux/in.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
@@ -66,32 +72,36 @@ static void audit_laddr(struct audit_buffer *ab, const struct kpr_bind *b)
 		audit_log_format(ab, " laddr=%pI4", b->addr);
 }
 
-/* The ids of the caller, named as the kernel's own records name them. */
-static void audit_ids(struct audit_buffer *ab, const struct kpr_exe *exe)
+/* The IANA number of a protocol of the policy, as audit's proto field. */
+static unsigned int proto_number(enum kpr_proto proto)
 {
-	audit_log_format(ab, " pid=%d uid=%u euid=%u auid=%u ses=%u",
-			 task_tgid_nr(current),
-			 from_kuid(&init_user_ns, current_uid()), exe->uid,
-			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
-			 audit_get_sessionid(current));
+	switch (proto) {
+	case KPR_PROTO_UDP:
+		return IPPROTO_UDP;
+	case KPR_PROTO_SCTP:
+		return IPPROTO_SCTP;
+	default:
+		return IPPROTO_TCP;
+	}
 }
 
 /**
  * kpr_audit_denied() - report a bind refused, or that would be refused
  * @b: the bind
- * @exe: who tried it
- * @text: @exe as kpr_exe_text() spells it, for the kernel log
+ * @text: the caller's executable as kpr_exe_text() spells it, for the
+ *        kernel log
  * @permissive: the bind was allowed because of permissive mode
  *
  * Writes a rate-limited kernel log line and, when audit is enabled, an
- * AUDIT_KPORTRESERVE_ACCESS record, which has the whole path in audit's
- * own encoding. An executable that cannot be named is "(null)", as
- * audit_log_d_path_exe() writes it.
+ * AUDIT_KPORTRESERVE_ACCESS record. The record does not repeat the ids,
+ * command and executable of the caller, which the SYSCALL record of the
+ * same event carries; proto is the number of the protocol whose rules
+ * refused the bind (6 for TCP, MPTCP and SMC, 17 for UDP, 132 for SCTP).
  *
  * Context: process context.
  */
-void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
-		      const char *text, bool permissive)
+void kpr_audit_denied(const struct kpr_bind *b, const char *text,
+		      bool permissive)
 {
 	char comm[TASK_COMM_LEN];
 	struct audit_buffer *ab;
@@ -101,18 +111,9 @@ void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
 	ab = record_start(AUDIT_KPORTRESERVE_ACCESS);
 	if (!ab)
 		return;
-	audit_log_format(ab, "lsm=kportreserve op=bind proto=%s lport=%u",
-			 kpr_proto_name(b->proto), b->port);
+	audit_log_format(ab, "lsm=kportreserve op=bind proto=%u lport=%u",
+			 proto_number(b->proto), b->port);
 	audit_laddr(ab, b);
-	audit_ids(ab, exe);
-	audit_log_format(ab, " comm=");
-	audit_log_untrustedstring(ab, comm);
-	if (exe->path) {
-		audit_log_format(ab, " exe=");
-		audit_log_n_untrustedstring(ab, exe->path, exe->len);
-	} else {
-		audit_log_format(ab, " exe=(null)");
-	}
 	audit_log_format(ab, " permissive=%d res=%d", permissive, permissive);
 	audit_log_end(ab);
 }
@@ -145,6 +146,9 @@ static void audit_subject(struct audit_buffer *ab,
  * @who: who loaded it
  * @err: 0 if it was put in force, else why not
  *
+ * An AUDIT_MAC_POLICY_LOAD record, the type SELinux gives its loads, with
+ * the fields IPE gives its own (policy_digest=, errno= on failure).
+ *
  * Context: process context.
  */
 void kpr_audit_policy_load(const struct kpr_policy *pol,
@@ -152,7 +156,7 @@ void kpr_audit_policy_load(const struct kpr_policy *pol,
 {
 	struct audit_buffer *ab;
 
-	ab = record_start(AUDIT_KPORTRESERVE_POLICY_LOAD);
+	ab = record_start(AUDIT_MAC_POLICY_LOAD);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=load generation=%llu rules=%zu ports=%u",
@@ -195,6 +199,9 @@ void kpr_audit_mode(bool permissive, bool old_permissive, int err)
  * kpr_audit_lock() - record that policy and mode were locked
  * @err: 0 if the lock was set, else why not
  *
+ * An AUDIT_MAC_CONFIG_CHANGE record, the type SELinux gives a change of a
+ * boolean, with the old value and the new one as it gives them.
+ *
  * Context: process context.
  */
 void kpr_audit_lock(int err)
@@ -202,11 +209,11 @@ void kpr_audit_lock(int err)
 	struct kpr_subject who;
 	struct audit_buffer *ab;
 
-	ab = record_start(AUDIT_KPORTRESERVE_CONFIG_CHANGE);
+	ab = record_start(AUDIT_MAC_CONFIG_CHANGE);
 	if (!ab)
 		return;
 	kpr_subject_current(&who);
-	audit_log_format(ab, "op=lock locked=1");
+	audit_log_format(ab, "op=lock locked=1 old_locked=0");
 	audit_subject(ab, &who, err);
 	audit_log_end(ab);
 }

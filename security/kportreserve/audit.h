@@ -24,8 +24,8 @@ struct kpr_subject {
 };
 
 void kpr_subject_current(struct kpr_subject *who);
-void kpr_audit_denied(const struct kpr_bind *b, const struct kpr_exe *exe,
-		      const char *text, bool permissive);
+void kpr_audit_denied(const struct kpr_bind *b, const char *text,
+		      bool permissive);
 void kpr_audit_policy_load(const struct kpr_policy *pol,
 			   const struct kpr_subject *who, int err);
 void kpr_audit_mode(bool permissive, bool old_permissive, int err);

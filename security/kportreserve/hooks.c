@@ -315,7 +315,7 @@ static int deny(const struct kpr_bind *b, struct kpr_caller *c)
 	kpr_caller_spell(c);
 	kpr_exe_text(&c->exe, text);
 	kpr_denials_record(b, text, permissive);
-	kpr_audit_denied(b, &c->exe, text, permissive);
+	kpr_audit_denied(b, text, permissive);
 	return permissive ? 0 : -EADDRINUSE;
 }
 

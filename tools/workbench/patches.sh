@@ -276,9 +276,11 @@ pick it as a privileged source port for NFS, lockd or 9p. A policy can
 be built in and put in force before init runs
 (SECURITY_KPORTRESERVE_BOOT_POLICY), a permissive mode logs
 and counts instead of refusing, and a lock fixes the policy and the mode
-until reboot. Denials, policy loads and mode changes get the audit
-record types 1430 to 1432; securityfs also has counters and the last
-offender of each port. A new policy is built aside and swapped in under
+until reboot. Denials get an audit record type of their own (1427),
+which leaves the caller to the SYSCALL record of the event; policy
+loads, the mode and the lock use AUDIT_MAC_POLICY_LOAD, AUDIT_MAC_STATUS
+and AUDIT_MAC_CONFIG_CHANGE, as SELinux and IPE do. securityfs also has
+counters and the last offender of each port. A new policy is built aside and swapped in under
 RCU, so a bad line leaves the old one in force.
 
 The LSM gets the id LSM_ID_KPORTRESERVE and is counted in

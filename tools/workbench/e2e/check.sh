@@ -151,16 +151,31 @@ t_http_control() {
 	cat /tmp/http8081.out
 	grep -qx 'tcp 8081' <<<"$l"
 }
-# ausearch finds the record of the denial of PID: exe, pid, port, auid.
+# ausearch finds the event of the denial of PID: kportreserve's record
+# (port, protocol by number, which ausearch -i reads as tcp) and the
+# SYSCALL record of the bind() (pid, uid, auid, exe, EADDRINUSE).
 t_ausearch() {
-	local pid=$1 port=$2 r
+	local pid=$1 port=$2 r i
 	sleep 1
-	r=$(ausearch -m 1430 --raw 2>&1 | grep " pid=$pid ")
+	r=$(ausearch -m 1427 -p "$pid" --raw 2>&1)
 	echo "$r"
-	grep -q "lport=$port " <<<"$r" && grep -q " pid=$pid " <<<"$r" &&
-	grep -q ' auid=1000 ' <<<"$r" && grep -q ' uid=1000 ' <<<"$r" &&
+	i=$(ausearch -m 1427 -p "$pid" -i 2>&1)
+	echo "$i"
+	grep -q "lsm=kportreserve op=bind proto=6 lport=$port .* res=0" <<<"$r" &&
+	grep -q "type=SYSCALL .* syscall=49 success=no exit=-98 .* pid=$pid .* uid=1000 .* auid=1000 " <<<"$r" &&
 	grep -Eq 'exe="/usr/bin/python3(\.[0-9]+)?"' <<<"$r" &&
-	grep -q ' res=0' <<<"$r"
+	grep -q "lsm=kportreserve op=bind proto=tcp lport=$port " <<<"$i"
+}
+# aureport --mac and ausearch -i read kportreserve's loads as they read
+# SELinux's: MAC_POLICY_LOAD events with the digest of the policy.
+t_aureport() {
+	local r i
+	r=$(aureport --mac -i 2>&1)
+	echo "$r" | tail -n 5
+	i=$(ausearch -m MAC_POLICY_LOAD --raw 2>&1 | grep lsm=kportreserve | tail -n 1)
+	echo "$i"
+	grep -q 'MAC_POLICY_LOAD' <<<"$r" &&
+	grep -Eq 'op=load generation=[1-9][0-9]* .*policy_digest=sha256:[0-9a-f]{64} .*lsm=kportreserve res=1' <<<"$i"
 }
 t_who() {
 	local w
@@ -213,14 +228,19 @@ t_apparmor() {
 bind_event() {
 	local pid=$1 port=$2 ev r
 	sleep 2
-	ev=$(grep -a "lsm=kportreserve op=bind proto=tcp lport=$port .* pid=$pid " \
+	# kportreserve's record names no pid: the SYSCALL record of its
+	# event does.
+	ev=$(grep -a "lsm=kportreserve op=bind proto=6 lport=$port " \
 		/var/log/audit/audit.log | sed -n 's/.*msg=audit(\([0-9.:]*\)).*/\1/p' |
-		tail -n 1)
+		while read -r e; do
+			grep -aF "msg=audit($e)" /var/log/audit/audit.log |
+				grep -q "^type=SYSCALL .* pid=$pid " && echo "$e"
+		done | tail -n 1)
 	echo "kportreserve's record of pid $pid: event ${ev:-none}" >&2
 	[ -n "$ev" ] || return 1
 	r=$(grep -aF "msg=audit($ev)" /var/log/audit/audit.log)
 	echo "$r" | cut -c 1-300 >&2
-	echo "ausearch -m 1430 -p $pid finds: $(ausearch -m 1430 -p "$pid" --raw 2>/dev/null |
+	echo "ausearch -m 1427 -p $pid finds: $(ausearch -m 1427 -p "$pid" --raw 2>/dev/null |
 		grep -c lsm=kportreserve) record(s)" >&2
 	echo "$r"
 }
@@ -229,7 +249,7 @@ bind_event() {
 # audits it. AppArmor's socket_bind hook runs first (it is earlier in the
 # LSM order) and allows the bind; kportreserve refuses it. The bind's
 # audit event holds both verdicts: AppArmor's AVC (apparmor="AUDIT"
-# operation="bind") and kportreserve's 1430 record, with the SYSCALL
+# operation="bind") and kportreserve's 1427 record, with the SYSCALL
 # record of the failed bind(). ausearch 3.0.9 skips an event with an
 # AppArmor AVC in it as malformed, so the event is read from audit.log.
 t_both() {
@@ -244,7 +264,7 @@ t_both() {
 	echo "confinement under aa-exec: $attr"
 	[ "$attr" = "kpr-e2e-python (enforce)" ] &&
 	grep -q "apparmor=\"AUDIT\" operation=\"bind\" .*profile=\"kpr-e2e-python\" pid=$pid " <<<"$r" &&
-	grep -q "lsm=kportreserve op=bind .* pid=$pid .* res=0" <<<"$r" &&
+	grep -q "lsm=kportreserve op=bind proto=6 .* res=0" <<<"$r" &&
 	grep -q "type=SYSCALL .* syscall=49 success=no exit=-98 .* pid=$pid .* subj=kpr-e2e-python" <<<"$r"
 }
 # AppArmor's own verdict still stands beside kportreserve: under
@@ -424,7 +444,7 @@ t_nginx_httpd_t() {
 t_audit_event() {
 	local pid=$1 port=$2 r
 	r=$(bind_event "$pid" "$port") || return 1
-	grep -q "lsm=kportreserve op=bind .* pid=$pid .* res=0" <<<"$r" &&
+	grep -q "lsm=kportreserve op=bind proto=6 .* res=0" <<<"$r" &&
 	grep -q ' auid=1000 ' <<<"$r" && grep -q ' uid=1000 ' <<<"$r" &&
 	grep -Eq 'exe="/usr/bin/python3(\.[0-9]+)?"' <<<"$r" &&
 	grep -q "type=SYSCALL .* syscall=49 success=no exit=-98 .* pid=$pid " <<<"$r" &&
@@ -510,6 +530,7 @@ main)
 	pid80=$(cat /tmp/http.pid)
 	check "python3 -m http.server as alice on nginx's 80: EADDRINUSE" grep -q 'Errno 98' /tmp/http80.out
 	check "ausearch: the denial of 80 with exe, pid, port and auid" t_ausearch "$pid80" 80
+	check "aureport --mac and ausearch -i read the policy load" t_aureport
 	check "python3 -m http.server as alice on unreserved 8081 serves" t_http_control
 	check "kportreserve who 8080/tcp names nginx" t_who
 	check "kportreserve status lists the denial of 8080" t_status "$pid8080"

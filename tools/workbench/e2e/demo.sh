@@ -50,10 +50,10 @@ as_alice timeout 10 python3 -m http.server --bind 0.0.0.0 8080 | tail -n 1
 [ "${PIPESTATUS[0]}" = 1 ] || fail "python3 was not refused 8080"
 
 say "" "4. The refusal is in the journal (the kernel's line) and in the" \
-	"   audit log (its own record type, 1430):"
+	"   audit log (its own record type, 1427, with the SYSCALL record):"
 sleep 1
 run journalctl -k --no-pager -o cat -g 'kportreserve: denied' | tail -n 1
-run ausearch -m 1430 -i | grep -m 1 -A 0 'lport=8080' ||
+run ausearch -m 1427 -i | grep -m 1 -A 2 'lport=8080' ||
 	fail "ausearch did not find the denial"
 
 say "" "5. kportreserve(8) says who may bind a port, and what it refused:"
