@@ -12,6 +12,7 @@
  * neither read nor written here, and a write to it reopens nothing.
  */
 
+#include <kunit/visibility.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
@@ -32,8 +33,8 @@
  * force.
  * Return: true if @port must be skipped.
  */
-bool kpr_autobind_reserves(const struct kpr_policy *pol, int protocol,
-			   u16 port)
+VISIBLE_IF_KUNIT bool kpr_autobind_reserves(const struct kpr_policy *pol,
+					    int protocol, u16 port)
 {
 	enum kpr_proto proto;
 

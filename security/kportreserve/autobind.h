@@ -9,8 +9,12 @@
 
 #include "policy.h"
 
+int kpr_inet_reserved_port(const struct sock *sk, u16 port);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static without KUnit: only the suites call it from outside. */
 bool kpr_autobind_reserves(const struct kpr_policy *pol, int protocol,
 			   u16 port);
-int kpr_inet_reserved_port(const struct sock *sk, u16 port);
+#endif
 
 #endif /* _SECURITY_KPORTRESERVE_AUTOBIND_H */

@@ -30,15 +30,19 @@
 static void __init load_boot_policy(void)
 {
 	size_t len = kpr_boot_policy_end - kpr_boot_policy;
-	struct kpr_parser parser;
+	struct kpr_ruleset rs;
+	const char *msg;
+	unsigned int line;
 
 	if (!len)
 		return;
-	kpr_parser_init(&parser);
-	kpr_parser_feed(&parser, kpr_boot_policy, len);
-	if (kpr_load_policy(&parser, NULL, NULL))
+	if (kpr_parse_policy(kpr_boot_policy, len, &rs, &line, &msg)) {
+		pr_err("policy line %u: %s; policy unchanged\n", line, msg);
 		pr_err("boot policy not loaded\n");
-	kpr_parser_destroy(&parser);
+		return;
+	}
+	if (kpr_load_policy(&rs, NULL, NULL))
+		pr_err("boot policy not loaded\n");
 }
 
 /**

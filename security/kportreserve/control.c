@@ -184,8 +184,9 @@ static int commit_policy(struct kpr_policy *pol, const u64 *base,
 }
 
 /**
- * kpr_load_policy() - build what a parser read and put it in force
- * @p: the parser, fed the whole policy; its rules are taken or freed
+ * kpr_load_policy() - build parsed rules into a policy and put it in force
+ * @rs: the rules, in canonical order (kpr_parser_finish()); they are moved
+ *      into the policy, or freed
  * @base: for a conditional load, the generation that must still be in
  *        force; NULL for none
  * @who: who loads it, for the audit record; NULL for the current task
@@ -195,27 +196,19 @@ static int commit_policy(struct kpr_policy *pol, const u64 *base,
  * kernel log, and the policy in force stays.
  *
  * Context: process context; takes kpr_control_lock.
- * Return: 0; the parser's error; -E2BIG when the ranges overlap too much
- * or -ENOMEM when the policy does not fit in memory; or why the commit
- * was refused (commit_policy()).
+ * Return: 0; -E2BIG when the ranges overlap too much or -ENOMEM when the
+ * policy does not fit in memory; or why the commit was refused
+ * (commit_policy()).
  */
-int kpr_load_policy(struct kpr_parser *p, const u64 *base,
+int kpr_load_policy(struct kpr_ruleset *rs, const u64 *base,
 		    const struct kpr_subject *who)
 {
-	struct kpr_ruleset rs;
 	struct kpr_policy *pol;
 	int err;
 
-	err = kpr_parser_finish(p);
-	if (err) {
-		pr_err("policy line %u: %s; policy unchanged\n",
-		       p->error_line, p->error_msg);
-		return err;
-	}
-	kpr_parser_take(p, &rs);
-	pol = kpr_policy_build(&rs);
+	pol = kpr_policy_build(rs);
 	if (IS_ERR(pol)) {
-		kpr_ruleset_destroy(&rs);
+		kpr_ruleset_destroy(rs);
 		pr_err("policy %s; policy unchanged\n",
 		       PTR_ERR(pol) == -E2BIG ?
 		       "ranges overlap too much (limit 4194304 port-program pairs)" :

@@ -27,7 +27,7 @@ bool kpr_is_locked(void);
 const char *kpr_mode_name(bool permissive);
 struct kpr_subject;
 
-int kpr_load_policy(struct kpr_parser *p, const u64 *base,
+int kpr_load_policy(struct kpr_ruleset *rs, const u64 *base,
 		    const struct kpr_subject *who);
 int kpr_set_mode(bool permissive);
 int kpr_set_lock(void);

@@ -229,11 +229,17 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
  */
 static int load_policy(struct kpr_policy_file *pf)
 {
+	struct kpr_ruleset rs;
+	int err;
+
 	pf->done = true;
 	if (pf->error)
 		return pf->error;
-	return fail(pf, kpr_load_policy(&pf->parser,
-					pf->conditional ? &pf->base : NULL,
+	err = kpr_parser_finish(&pf->parser);
+	if (err)
+		return parse_error(pf, err);
+	kpr_parser_take(&pf->parser, &rs);
+	return fail(pf, kpr_load_policy(&rs, pf->conditional ? &pf->base : NULL,
 					&pf->who));
 }
 

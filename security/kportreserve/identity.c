@@ -33,6 +33,7 @@
  * (in_initial_user_ns()).
  */
 
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/cred.h>
@@ -152,7 +153,7 @@ static void id_store(const struct file *exe, u64 generation, u32 id)
  *
  * Return: true for those two.
  */
-bool kpr_exe_may_change(int option, unsigned long arg2)
+VISIBLE_IF_KUNIT bool kpr_exe_may_change(int option, unsigned long arg2)
 {
 	return option == PR_SET_MM &&
 	       (arg2 == PR_SET_MM_EXE_FILE || arg2 == PR_SET_MM_MAP);

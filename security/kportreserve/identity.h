@@ -53,8 +53,12 @@ bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol);
 int kpr_caller_spell(struct kpr_caller *c);
 void kpr_caller_release(struct kpr_caller *c);
 void kpr_exe_text(const struct kpr_exe *exe, char text[KPR_EXE_TEXT_SIZE]);
-bool kpr_exe_may_change(int option, unsigned long arg2);
 int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
 		   unsigned long arg4, unsigned long arg5);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static without KUnit: only the suites call it from outside. */
+bool kpr_exe_may_change(int option, unsigned long arg2);
+#endif
 
 #endif /* _SECURITY_KPORTRESERVE_IDENTITY_H */

@@ -508,6 +508,59 @@ int kpr_parser_feed(struct kpr_parser *p, const char *buf, size_t len)
 	return 0;
 }
 
+/* Canonical protocol order: all protocols, then tcp, udp and sctp. */
+static int proto_rank(u8 protos)
+{
+	return protos == KPR_PROTO_ALL ? 0 : protos;
+}
+
+/* Canonical program order: by path, then unqualified before qualified. */
+static int compare_programs(const struct kpr_program *x,
+			    const struct kpr_program *y)
+{
+	if (x == y)
+		return 0;
+	if (strcmp(x->path, y->path))
+		return strcmp(x->path, y->path);
+	if (x->quals != y->quals)
+		return x->quals < y->quals ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	return x->gid < y->gid ? -1 : x->gid > y->gid;
+}
+
+static int compare_rules(const void *a, const void *b)
+{
+	const struct kpr_rule *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first - y->first;
+	if (x->last != y->last)
+		return x->last - y->last;
+	if (x->protos != y->protos)
+		return proto_rank(x->protos) - proto_rank(y->protos);
+	return compare_programs(x->prog, y->prog);
+}
+
+/**
+ * ruleset_canonicalize() - sort the rules and drop duplicates
+ * @rs: the ruleset
+ *
+ * Programs are interned, so equal rules compare equal pointer for pointer.
+ */
+static void ruleset_canonicalize(struct kpr_ruleset *rs)
+{
+	size_t i, out = 0;
+
+	if (!rs->nr_rules)
+		return;
+	sort(rs->rules, rs->nr_rules, sizeof(*rs->rules), compare_rules, NULL);
+	for (i = 1; i < rs->nr_rules; i++)
+		if (compare_rules(&rs->rules[out], &rs->rules[i]))
+			rs->rules[++out] = rs->rules[i];
+	rs->nr_rules = out + 1;
+}
+
 /**
  * kpr_parser_finish() - parse the last line and put the rules in order
  * @p: the parser
@@ -526,7 +579,7 @@ int kpr_parser_finish(struct kpr_parser *p)
 	kvfree(p->pending);
 	p->pending = NULL;
 	p->pending_size = 0;
-	kpr_ruleset_canonicalize(&p->rs);
+	ruleset_canonicalize(&p->rs);
 	p->finished = true;
 	return 0;
 }
@@ -610,59 +663,6 @@ int kpr_parse_policy(const char *text, size_t len, struct kpr_ruleset *rs,
 	}
 	kpr_parser_destroy(&p);
 	return err;
-}
-
-/* Canonical protocol order: all protocols, then tcp, udp and sctp. */
-static int proto_rank(u8 protos)
-{
-	return protos == KPR_PROTO_ALL ? 0 : protos;
-}
-
-/* Canonical program order: by path, then unqualified before qualified. */
-static int compare_programs(const struct kpr_program *x,
-			    const struct kpr_program *y)
-{
-	if (x == y)
-		return 0;
-	if (strcmp(x->path, y->path))
-		return strcmp(x->path, y->path);
-	if (x->quals != y->quals)
-		return x->quals < y->quals ? -1 : 1;
-	if (x->uid != y->uid)
-		return x->uid < y->uid ? -1 : 1;
-	return x->gid < y->gid ? -1 : x->gid > y->gid;
-}
-
-static int compare_rules(const void *a, const void *b)
-{
-	const struct kpr_rule *x = a, *y = b;
-
-	if (x->first != y->first)
-		return x->first - y->first;
-	if (x->last != y->last)
-		return x->last - y->last;
-	if (x->protos != y->protos)
-		return proto_rank(x->protos) - proto_rank(y->protos);
-	return compare_programs(x->prog, y->prog);
-}
-
-/**
- * kpr_ruleset_canonicalize() - sort the rules and drop duplicates
- * @rs: the ruleset
- *
- * Programs are interned, so equal rules compare equal pointer for pointer.
- */
-void kpr_ruleset_canonicalize(struct kpr_ruleset *rs)
-{
-	size_t i, out = 0;
-
-	if (!rs->nr_rules)
-		return;
-	sort(rs->rules, rs->nr_rules, sizeof(*rs->rules), compare_rules, NULL);
-	for (i = 1; i < rs->nr_rules; i++)
-		if (compare_rules(&rs->rules[out], &rs->rules[i]))
-			rs->rules[++out] = rs->rules[i];
-	rs->nr_rules = out + 1;
 }
 
 /**

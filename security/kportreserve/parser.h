@@ -80,7 +80,7 @@ struct kpr_rule {
 
 /**
  * struct kpr_ruleset - a parsed policy: rules and the programs they share
- * @rules: the rules, in canonical order once kpr_ruleset_canonicalize() ran
+ * @rules: the rules, in canonical order once kpr_parser_finish() ran
  * @nr_rules: number of entries in @rules
  * @cap_rules: allocated entries in @rules
  * @progs: open-addressing hash table of interned programs
@@ -133,7 +133,6 @@ void kpr_parser_destroy(struct kpr_parser *p);
 int kpr_parse_policy(const char *text, size_t len, struct kpr_ruleset *rs,
 		     unsigned int *error_line, const char **error_msg);
 
-void kpr_ruleset_canonicalize(struct kpr_ruleset *rs);
 size_t kpr_ruleset_format(const struct kpr_ruleset *rs, char *buf,
 			  size_t size);
 void kpr_ruleset_destroy(struct kpr_ruleset *rs);

@@ -10,6 +10,7 @@
  */
 
 #include <crypto/sha2.h>
+#include <kunit/visibility.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -422,9 +423,9 @@ static void free_policy_work(struct work_struct *work)
  * Context: process context; @lock held.
  * Return: the replaced policy, or NULL; readers may still hold it.
  */
-struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
-				      struct kpr_policy *pol,
-				      struct mutex *lock)
+VISIBLE_IF_KUNIT struct kpr_policy *
+kpr_policy_replace(struct kpr_policy __rcu **slot, struct kpr_policy *pol,
+		   struct mutex *lock)
 {
 	struct kpr_policy *old;
 
@@ -435,12 +436,12 @@ struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
 }
 
 /**
- * kpr_policy_retire() - free a replaced policy once no reader holds it
+ * retire_policy() - free a replaced policy once no reader holds it
  * @pol: the policy, or NULL
  *
  * Context: any context.
  */
-void kpr_policy_retire(struct kpr_policy *pol)
+static void retire_policy(struct kpr_policy *pol)
 {
 	if (!pol)
 		return;
@@ -495,7 +496,7 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_control_lock);
 	publish_reserved_any(pol->any, false);
 	generation = pol->generation;
-	kpr_policy_retire(old);
+	retire_policy(old);
 	return generation;
 }
 

@@ -101,9 +101,6 @@ extern struct mutex kpr_control_lock;
 
 struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
-struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
-				      struct kpr_policy *pol, struct mutex *lock);
-void kpr_policy_retire(struct kpr_policy *pol);
 u64 kpr_policy_activate(struct kpr_policy *pol);
 u64 kpr_policy_generation(void);
 char *kpr_policy_text(size_t *len, u64 *generation);
@@ -111,6 +108,12 @@ u32 kpr_policy_path_id(const struct kpr_policy *pol, const char *path,
 		       size_t len);
 bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,
 		       u16 port, const struct kpr_exe *exe);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static without KUnit: only the suites call them from outside. */
+struct kpr_policy *kpr_policy_replace(struct kpr_policy __rcu **slot,
+				      struct kpr_policy *pol, struct mutex *lock);
+#endif
 
 /**
  * kpr_policy_reserves() - tell whether a port has a rule

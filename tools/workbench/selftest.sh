@@ -21,8 +21,10 @@ out=${SELFTEST_OUT:-$BUILD/selftest${flavour:+-$flavour}-$KVER}
 mkdir -p "$out"
 rm -f "$out"/console-*.log
 
+# Static, as lib.mk lets a caller ask, for the busybox guest: it has no
+# C library.
 make -s -C "$SRC/tools/testing/selftests/kportreserve" \
-	OUTPUT="$out" CC="${CCACHE}gcc" >&2
+	OUTPUT="$out" CC="${CCACHE}gcc" USERLDFLAGS=-static >&2
 tests=(kportreserve_test admin_test autobind_test)
 # kportreserve(8), static for the busybox guest, and its tests there.
 make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc" static >&2
