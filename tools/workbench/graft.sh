@@ -59,10 +59,12 @@ for p in "$patches"/backport/*.patch; do
 	patch -d "$stage" -p1 -s -f --no-backup-if-mismatch <"$p" ||
 		die "backport patch $(basename "$p") does not apply"
 done
-# The workbench's selfcheck suite, in the test kernels only: its Kbuild
-# file takes our lib/kunit-tests/Makefile and adds the suite.
+# The workbench's own KUnit suites, in the test kernels only: the
+# selfcheck suite and the lookup microbenchmark. The Kbuild file of
+# selfcheck/ takes our lib/kunit-tests/Makefile and adds them.
 mkdir -p "$stage/lib/kunit-tests"
-cp -a "$WB_DIR/selfcheck/." "$stage/lib/kunit-tests/"
+cp -a "$WB_DIR/selfcheck/." "$WB_DIR/bench/kportreserve_bench_kunit.c" \
+	"$stage/lib/kunit-tests/"
 for dir in "${ours[@]}"; do
 	[ -d "$stage/$dir" ] || continue
 	mkdir -p "$SRC/$dir"

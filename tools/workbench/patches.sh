@@ -454,7 +454,7 @@ size of the policy does not show: 1, 1,000 and 65,536 rules give the
 same cost within 0.1% on every path. Loading 65,536 rules takes 607 ms
 of guest time and 7.5 MiB; one rule 1-65535/tcp for 64 programs
 (4,194,240 port and program pairs) takes 1.9 ms and 524 KiB. Looked up
-alone (the kportreserve-bench KUnit suite), a reserved port costs 49 ns
+alone (a KUnit microbenchmark of the benchmark's), a reserved port costs 49 ns
 whatever the policy, where the list of the 2013 RFC costs 2,704 ns at
 1,000 entries; getppid(), which no hook sees, costs the same 251 ns in
 every boot. open() is untouched: the id of the executable is kept in a
@@ -568,7 +568,8 @@ fi
 # changes but MAINTAINERS and kportreserve(8), which no kernel build
 # reads, is byte for byte the file of the grafted tree (graft.sh) that the
 # selftest, upstream and bench lanes build and boot. That tree only adds
-# the workbench's selfcheck suite (lib/kunit-tests/Kbuild and its file).
+# the workbench's own KUnit suites (lib/kunit-tests/Kbuild, the selfcheck
+# suite and the lookup microbenchmark).
 "$WB_DIR/graft.sh"
 echo "== the series against the grafted tree $SRC" >>"$log"
 differ=

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * The workbench's, not the series': graft.sh puts it into the test
+ * kernels' lib/kunit-tests/ (see selfcheck/Kbuild).
+ *
  * A microbenchmark of the lookup alone: the kportreserve policy against
  * the design of the 2013 KPortReserve RFC, which kept one list of (port,
  * program) entries and walked it, comparing path strings, for every bind
