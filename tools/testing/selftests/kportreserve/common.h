@@ -582,8 +582,9 @@ static inline int borrowed_ring_bind(char **argv)
 
 /*
  * argv: --bind FAMILY TYPE PORT FLAGS, where FLAGS may also hold n (bind
- * in a new network namespace) and w (say "r" on stdout, then wait for a
- * byte on stdin before binding); --hammer FAMILY TYPE PORT ERRNO says
+ * in a new network namespace), w (say "r" on stdout, then wait for a
+ * byte on stdin before binding) and f (make the kernel's fault injectors
+ * fail this task's allocations from the socket() on); --hammer FAMILY TYPE PORT ERRNO says
  * "r" on stdout, binds until stdin reaches its end, prints how many
  * binds it made and how many policy loads happened meanwhile, and exits 0
  * only if every bind gave ERRNO; --uring-bind as borrowed_ring_bind();
@@ -593,6 +594,8 @@ static inline int borrowed_ring_bind(char **argv)
  * PORT/tcp over IPv4 succeeded (the socket closed); --setid UID GID PATH
  * ARGS... runs it with those ids.
  */
+static inline int write_file(const char *path, const char *text);
+
 static inline int binder_main(int argc, char **argv)
 {
 	char c;
@@ -628,6 +631,9 @@ static inline int binder_main(int argc, char **argv)
 	if (strcmp(argv[1], "--bind") || argc != 6)
 		return USAGE;
 	if (strchr(argv[5], 'n') && unshare(CLONE_NEWNET))
+		return USAGE;
+	/* Fault injection (failslab, fail_page_alloc) from here on. */
+	if (strchr(argv[5], 'f') && write_file("/proc/self/make-it-fail", "1"))
 		return USAGE;
 	if (strchr(argv[5], 'w')) {
 		if (write(1, "r", 1) != 1 || read(0, &c, 1) != 1)

@@ -1436,6 +1436,163 @@ TEST_F(load, every_error_class_keeps_policy)
 	}
 }
 
+/* ---- loads and binds under fault injection ---- */
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define FAULT_ROUNDS	40
+
+/* Set ATTR of the fault injector DIR (failslab, fail_page_alloc). */
+static int fault_attr(const char *dir, const char *attr, const char *value)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), DEBUGFS "/%s/%s", dir, attr);
+	return write_file(path, value);
+}
+
+/*
+ * Arm both injectors, for tasks that ask with /proc/self/make-it-fail
+ * only, failing PERCENT% of the kernel's allocations, those that may
+ * sleep too; not the pages of user memory (highmem), which would only
+ * fail the test program's own page faults.
+ */
+static int arm_faults(const char *percent)
+{
+	static const char *const dirs[] = { "failslab", "fail_page_alloc" };
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		err = err ?: fault_attr(dirs[i], "task-filter", "Y") ?:
+		      fault_attr(dirs[i], "ignore-gfp-wait", "N") ?:
+		      fault_attr(dirs[i], "verbose", "0") ?:
+		      fault_attr(dirs[i], "interval", "1") ?:
+		      fault_attr(dirs[i], "times", "-1") ?:
+		      fault_attr(dirs[i], "space", "0") ?:
+		      fault_attr(dirs[i], "probability", percent);
+	return err ?: fault_attr("fail_page_alloc", "ignore-gfp-highmem", "Y") ?:
+	       fault_attr("fail_page_alloc", "min-order", "0");
+}
+
+/* Load TEXT with faults injected into this task; 0 or -errno. */
+static int load_policy_failing(const char *text)
+{
+	int err;
+
+	if (write_file("/proc/self/make-it-fail", "1"))
+		return -EIO;
+	err = load_policy(text);
+	write_file("/proc/self/make-it-fail", "0");
+	return err;
+}
+
+/* A policy of RULES rules on ports 24000 up, for OWNER and SECOND. */
+static char *many_rules(unsigned int rules)
+{
+	size_t size = rules * (strlen(SECOND) + 16) + 1, len = 0;
+	char *text = malloc(size);
+	unsigned int i;
+
+	for (i = 0; text && i < rules; i++)
+		len += snprintf(text + len, size - len, "%u/%s %s\n",
+				24000 + i / 2, i % 2 ? "udp" : "tcp",
+				i % 3 ? OWNER : SECOND);
+	return text;
+}
+
+/*
+ * One rule for 64 programs over every TCP port: 4,194,240 port and
+ * program pairs, 64 short of the limit.
+ */
+static char *most_pairs(void)
+{
+	size_t size = 64 * 64, len = 0;
+	char *text = malloc(size);
+	unsigned int i;
+
+	for (i = 0; text && i < 64; i++)
+		len += snprintf(text + len, size - len,
+				"1-65535/tcp /usr/lib/kpr-faults/p%u\n", i);
+	return text;
+}
+
+/*
+ * Load TEXT FAULT_ROUNDS times under injection, alternating with the
+ * good policy loaded cleanly: each load commits whole (the canonical text
+ * of TEXT, one generation more) or fails and leaves the good policy in
+ * force, same generation, with the file's error. Returns the failures.
+ */
+static int load_under_faults(struct __test_metadata *_metadata,
+			     const char *name, const char *text)
+{
+	char *want, *back;
+	long long gen;
+	int i, err, failed = 0, enomem = 0;
+
+	/* What TEXT reads back as, loaded without faults. */
+	ASSERT_EQ(0, load_policy(text)) TH_LOG("%s: clean load", name);
+	want = read_policy();
+	for (i = 0; i < FAULT_ROUNDS; i++) {
+		ASSERT_EQ(0, load_policy(GOOD_POLICY));
+		gen = stat_value("generation");
+		err = load_policy_failing(text);
+		back = read_policy();
+		if (!err) {
+			EXPECT_EQ(gen + 1, stat_value("generation"));
+			EXPECT_STREQ(want, back) TH_LOG("%s: round %d", name, i);
+		} else {
+			failed++;
+			enomem += err == -ENOMEM;
+			EXPECT_EQ(gen, stat_value("generation"));
+			EXPECT_STREQ(GOOD_POLICY, back)
+				TH_LOG("%s: round %d failed with %d", name, i, err);
+		}
+		free(back);
+	}
+	free(want);
+	TH_LOG("KPR-FAULTS %s: %d loads, %d failed (%d ENOMEM), %d committed whole",
+	       name, FAULT_ROUNDS, failed, enomem, FAULT_ROUNDS - failed);
+	return failed;
+}
+
+TEST_F(load, faults_lose_nothing)
+{
+	char *many = many_rules(4096), *pairs = most_pairs();
+	int i, rc, failed = 0, refused = 0, nomem = 0;
+
+	mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	if (access(DEBUGFS "/failslab/probability", W_OK) ||
+	    access(DEBUGFS "/fail_page_alloc/probability", W_OK))
+		SKIP(return, "no failslab and fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	ASSERT_NE(NULL, many);
+	ASSERT_NE(NULL, pairs);
+
+	ASSERT_EQ(0, arm_faults("10"));
+	failed += load_under_faults(_metadata, "small", "23001/tcp " OWNER "\n"
+				    "23002-23010 " SECOND " uid=0\n");
+	ASSERT_EQ(0, arm_faults("1"));
+	failed += load_under_faults(_metadata, "4096 rules", many);
+	failed += load_under_faults(_metadata, "4194240 pairs", pairs);
+	free(many);
+	free(pairs);
+	EXPECT_LT(0, failed) TH_LOG("no load failed: nothing was injected");
+
+	/* Binds under injection never succeed where the policy refuses. */
+	ASSERT_EQ(0, arm_faults("10"));
+	ASSERT_EQ(0, load_policy(GOOD_POLICY));
+	for (i = 0; i < FAULT_ROUNDS; i++) {
+		/* "f": the impostor fails allocations from its socket() on. */
+		rc = bind_as(IMPOSTOR, "4", "tcp", 23000, "f");
+		EXPECT_NE(0, rc) TH_LOG("round %d: the impostor bound 23000", i);
+		refused += rc == EADDRINUSE;
+		nomem += rc != EADDRINUSE;
+	}
+	TH_LOG("KPR-FAULTS binds: %d tries, %d EADDRINUSE, %d failed otherwise (no memory)",
+	       FAULT_ROUNDS, refused, nomem);
+	ASSERT_EQ(0, arm_faults("0"));
+	assert_good_policy(_metadata);
+}
+
 TEST_F(load, nul_byte_keeps_policy)
 {
 	int fd = open(POLICY, O_WRONLY | O_TRUNC);
