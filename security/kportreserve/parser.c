@@ -5,8 +5,9 @@
  * describes the language.
  *
  * The parser takes no locks and keeps no global state. kportreserve(8) and
- * the fuzzer build this file unchanged in user space, where
- * tools/kportreserve/include/ stands in for the kernel headers below.
+ * the fuzzer build this file unchanged in user space, against the
+ * kernel's tools/include/ and, for what it lacks, the stand-ins in
+ * tools/kportreserve/include/.
  */
 
 #include <linux/bitops.h>

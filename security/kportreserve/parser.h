@@ -3,8 +3,8 @@
  * kportreserve policy language: the parser's interface.
  *
  * This header and parser.c also build in user space, for kportreserve(8)
- * and the fuzzer, against the stand-ins for the kernel headers they
- * include in tools/kportreserve/include/.
+ * and the fuzzer, against the kernel's tools/include/ and, for what it
+ * lacks, the stand-ins in tools/kportreserve/include/.
  */
 #ifndef _SECURITY_KPORTRESERVE_PARSER_H
 #define _SECURITY_KPORTRESERVE_PARSER_H

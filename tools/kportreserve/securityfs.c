@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kportreserve(8): reading and writing the files of kportreserve's
- * securityfs directory (policy, stats, mode, lock, denials), and finding
- * out why the kernel refused a policy.
+ * securityfs directory (policy, stats, mode, lock, denials), and telling
+ * why the kernel refused a policy.
  */
 
 #include <errno.h>
@@ -14,13 +14,6 @@
 #include <unistd.h>
 
 #include "kportreserve.h"
-
-#define KPR_KMSG		"/dev/kmsg"
-#define KPR_KMSG_PREFIX		"kportreserve: "
-#define KPR_KMSG_UNCHANGED	"; policy unchanged"
-#define KPR_KMSG_LINE		"policy line "
-/* A read of /dev/kmsg must hold a whole record: CONSOLE_EXT_LOG_MAX. */
-#define KPR_KMSG_RECORD_MAX	8192
 
 /**
  * kpr_fs_path() - the path of a file of the securityfs directory
@@ -226,88 +219,6 @@ void kpr_stats_free(struct kpr_stats *st)
 	st->nr = 0;
 }
 
-/* Open the kernel log past its last record, to catch what comes next. */
-static int kmsg_open(void)
-{
-	int fd = open(KPR_KMSG, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-/**
- * kmsg_parse() - pick kportreserve's verdict out of a kernel log record
- * @rec: the record, "PRIO,SEQ,TIME,FLAGS;TEXT\n..."; modified
- * @line: receives the number of the bad line, or 0 if the text names none
- * @msg: receives what was wrong
- * @size: size of @msg
- *
- * Return: true if @rec says that kportreserve refused a policy.
- */
-static bool kmsg_parse(char *rec, unsigned int *line, char *msg, size_t size)
-{
-	char *text = strchr(rec, ';'), *end;
-	size_t len;
-
-	if (!text)
-		return false;
-	text++;
-	text[strcspn(text, "\n")] = '\0';
-	len = strlen(text);
-	if (strncmp(text, KPR_KMSG_PREFIX, strlen(KPR_KMSG_PREFIX)) ||
-	    len < strlen(KPR_KMSG_UNCHANGED) ||
-	    strcmp(text + len - strlen(KPR_KMSG_UNCHANGED), KPR_KMSG_UNCHANGED))
-		return false;
-	text[len - strlen(KPR_KMSG_UNCHANGED)] = '\0';
-	text += strlen(KPR_KMSG_PREFIX);
-	*line = 0;
-	if (!strncmp(text, KPR_KMSG_LINE, strlen(KPR_KMSG_LINE))) {
-		unsigned long n = strtoul(text + strlen(KPR_KMSG_LINE), &end,
-					  10);
-
-		if (end[0] == ':' && end[1] == ' ' && n && n <= ~0U) {
-			*line = n;
-			text = end + 2;
-		}
-	}
-	snprintf(msg, size, "%s", text);
-	return true;
-}
-
-/**
- * kmsg_find() - read the kernel log records since kmsg_open() for a verdict
- * @fd: the kernel log, or -1
- * @line: receives the number of the bad line, or 0
- * @msg: receives what was wrong
- * @size: size of @msg
- *
- * Stops at the end of the log, and also when records were lost (EPIPE),
- * because reading then goes on from records older than the attempt.
- *
- * Return: true if a record says why kportreserve refused the policy.
- */
-static bool kmsg_find(int fd, unsigned int *line, char *msg, size_t size)
-{
-	static char rec[KPR_KMSG_RECORD_MAX + 1];
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		rec[n] = '\0';
-		if (kmsg_parse(rec, line, msg, size))
-			return true;
-	}
-}
-
 static bool policy_locked(const struct kpr_ctx *ctx)
 {
 	struct kpr_buf buf;
@@ -321,36 +232,52 @@ static bool policy_locked(const struct kpr_ctx *ctx)
 }
 
 /**
+ * report_bad_line() - name the line of a refused policy that is wrong
+ * @ctx: the policy's files, when it was assembled from them
+ * @what: the policy's name in messages
+ * @text: the policy as written
+ * @len: its length
+ *
+ * The kernel logs the line it refused, but its log is no interface: its
+ * text may change, and dmesg_restrict hides it. Nor is it needed: the
+ * kernel parses a policy with security/kportreserve/parser.c, which is
+ * built into this program too, and the parser's verdict does not depend
+ * on how the text was cut into writes, so parsing the same text finds
+ * the line the kernel refused and says the same about it, unless this
+ * program was built from another version of the parser. A policy
+ * without a bad line was refused for something else (a limit of the
+ * policy as built, memory), which the errno tells.
+ */
+static void report_bad_line(const struct kpr_ctx *ctx, const char *what,
+			    const char *text, size_t len)
+{
+	struct kpr_ruleset rs = { 0 };
+	unsigned int line;
+	const char *msg;
+
+	if (kpr_parse_policy(text, len, &rs, &line, &msg))
+		kpr_print_policy_error(ctx, what, line, msg);
+	kpr_ruleset_destroy(&rs);
+}
+
+/**
  * explain_refusal() - tell the user why the kernel refused a policy
  * @ctx: names the directory
  * @what: the policy's name in messages, such as its file name
  * @text: the policy, or NULL when none was written
  * @len: its length
- * @kmsg: the kernel log opened before the attempt, or -1
  * @err: the negative errno of open(), write() or close()
  *
- * The kernel logs the line it refused. Without access to the log, the
- * same parser built into this program looks for the bad line: it finds
- * the one the kernel refused unless the two parsers differ in version.
+ * Whatever the errno, a text with a bad line could not have loaded, so
+ * the line is named (report_bad_line()); but EPERM and EACCES come
+ * before the kernel reads a line, and the text has nothing to do with
+ * them.
  */
 static void explain_refusal(const struct kpr_ctx *ctx, const char *what,
-			    const char *text, size_t len, int kmsg, int err)
+			    const char *text, size_t len, int err)
 {
-	struct kpr_ruleset rs = { 0 };
-	unsigned int line;
-	const char *msg;
-	char buf[1024];
-
-	if (kmsg_find(kmsg, &line, buf, sizeof(buf))) {
-		if (line)
-			kpr_print_policy_error(ctx, what, line, buf);
-		else
-			kpr_err("kernel: %s", buf);
-	} else if (text && err != -EPERM && err != -EACCES) {
-		if (kpr_parse_policy(text, len, &rs, &line, &msg))
-			kpr_print_policy_error(ctx, what, line, msg);
-		kpr_ruleset_destroy(&rs);
-	}
+	if (text && err != -EPERM && err != -EACCES)
+		report_bad_line(ctx, what, text, len);
 	if (err == -EPERM && policy_locked(ctx))
 		kpr_err("the kernel refused %s: the policy is locked until reboot",
 			what);
@@ -384,14 +311,14 @@ static int write_all(int fd, const char *text, size_t len)
  * the exit code, explained on standard error.
  */
 static int load_outcome(const struct kpr_ctx *ctx, const char *what,
-			const char *text, size_t len, int kmsg, int err)
+			const char *text, size_t len, int err)
 {
 	char *path;
 
 	if (!err)
 		return KPR_EXIT_OK;
 	if (err != -ENOENT && err != -ENOTDIR) {
-		explain_refusal(ctx, what, text, len, kmsg, err);
+		explain_refusal(ctx, what, text, len, err);
 		return KPR_EXIT_REFUSED;
 	}
 	path = kpr_fs_path(ctx, "policy");
@@ -428,14 +355,11 @@ int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
 		     const char *text, size_t len)
 {
 	char *path = kpr_fs_path(ctx, "policy");
-	int kmsg = kmsg_open();
 	int fd, ret;
 
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ret = load_outcome(ctx, what, text, len, kmsg,
+	ret = load_outcome(ctx, what, text, len,
 			   fd < 0 ? -errno : write_and_close(fd, text, len));
-	if (kmsg >= 0)
-		close(kmsg);
 	free(path);
 	return ret;
 }
@@ -481,7 +405,7 @@ int kpr_open_policy_rdwr(const struct kpr_ctx *ctx, struct kpr_buf *text)
  */
 int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err)
 {
-	return load_outcome(ctx, what, NULL, 0, -1, err);
+	return load_outcome(ctx, what, NULL, 0, err);
 }
 
 /**
@@ -504,8 +428,7 @@ int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err)
 int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
 			 const char *text, size_t len)
 {
-	int kmsg = kmsg_open();
-	int err = 0, ret;
+	int err = 0;
 
 	if (ftruncate(fd, 0) ||
 	    (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE))
@@ -514,9 +437,5 @@ int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
 		close(fd);
 	else
 		err = write_and_close(fd, text, len);
-	ret = err == -ESTALE ? err :
-	      load_outcome(ctx, what, text, len, kmsg, err);
-	if (kmsg >= 0)
-		close(kmsg);
-	return ret;
+	return err == -ESTALE ? err : load_outcome(ctx, what, text, len, err);
 }

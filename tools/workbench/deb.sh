@@ -6,7 +6,8 @@
 # kportreserve_VERSION_ARCH.deb: kportreserve(8), its man page, the
 # systemd unit and /etc/kportreserve/, from tools/kportreserve/debian
 # (debhelper, compat 13) by dpkg-buildpackage -b -us -uc in a staged copy
-# of tools/kportreserve/ and security/kportreserve/ (the parser), then
+# of tools/kportreserve/, security/kportreserve/ (the parser) and the
+# grafted kernel's tools/include/ (the headers the parser builds with), then
 # checked: lintian without an error or a warning, the files and conffiles
 # it holds, its maintainer scripts, and its command run from the unpacked
 # package on policy files under a fake root and a fake securityfs.
@@ -45,12 +46,16 @@ stage=$out/kportreserve-$version
 rm -rf "$out"
 mkdir -p "$stage/tools" "$stage/security"
 
-# The staged source: laid out as this repository, so that the command's
-# Makefile finds the parser where it always does, with debian/ on top.
+# The staged source: laid out as a kernel tree, so that the command's
+# Makefile finds the parser and the kernel's tools/include where it does
+# in Linux, with debian/ on top. This repository has no tools/include:
+# it comes from the grafted tree.
+[ -d "$SRC/tools/include" ] || "$WB_DIR/graft.sh"
 rsync -a --exclude=/debian --exclude='*.o' --exclude='*.d' \
 	--exclude=/kportreserve --exclude=/kportreserve-static \
 	"$TOP/tools/kportreserve/" "$stage/tools/kportreserve/"
 rsync -a "$TOP/security/kportreserve/" "$stage/security/kportreserve/"
+rsync -a --copy-unsafe-links "$SRC/tools/include/" "$stage/tools/include/"
 rsync -a "$pkgdir/" "$stage/debian/"
 
 say "deb: dpkg-buildpackage -b -us -uc in $stage"

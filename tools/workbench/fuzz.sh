@@ -61,7 +61,10 @@ fuzz_phase() {
 }
 
 mkdir -p "$out"
-make -s -C "$fuzz" OUT="$out" "$out/parser_fuzz"
+# The parser builds against the kernel's tools/include: the grafted tree's.
+[ -d "$SRC/tools/include" ] || "$WB_DIR/graft.sh"
+make -s -C "$fuzz" OUT="$out" KERNEL_TOOLS_INCLUDE="$SRC/tools/include" \
+	"$out/parser_fuzz"
 # Above the longest line and path the parser accepts: MAX_LEN in
 # tools/kportreserve/fuzz/Makefile says how it follows from parser.h.
 max_len=$(make -s --no-print-directory -C "$fuzz" max-len)

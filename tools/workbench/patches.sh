@@ -509,8 +509,8 @@ for p in "${patches[@]}"; do
 		# space code in tools/ does (tools/include/linux/compiler.h):
 		# the kernel macro that checkpatch points to is not there.
 		# libFuzzer calls LLVMFuzzerTestOneInput() by that name. The
-		# user-space stand-ins for the parser's kernel headers define
-		# u8..u64, as tools/include/linux/types.h does.
+		# user-space stand-in of linux/sort.h defines cmp_func_t and
+		# swap_func_t, as include/linux/types.h does in the kernel.
 		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,NEW_TYPEDEFS ;;
 	*-rxrpc-keep-the-address-of-a-bind*)
 		# Debian's source is a tarball without history: the commit

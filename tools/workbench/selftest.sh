@@ -27,7 +27,8 @@ make -s -C "$SRC/tools/testing/selftests/kportreserve" \
 	OUTPUT="$out" CC="${CCACHE}gcc" USERLDFLAGS=-static >&2
 tests=(kportreserve_test admin_test autobind_test)
 # kportreserve(8), static for the busybox guest, and its tests there.
-make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc" static >&2
+make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc" \
+	KERNEL_TOOLS_INCLUDE="$SRC/tools/include" static >&2
 
 # What each program runs in each flavour. KASAN and lockdep under TCG run
 # the whole suite in about ten minutes; the debug flavour runs what

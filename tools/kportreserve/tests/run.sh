@@ -12,7 +12,8 @@
 # line "admin: N passed, N failed"; exits non-zero if a check failed.
 # Every check runs: a parser without sctp or uid=/gid=, or a missing tool
 # (groff, systemd-analyze: tools/workbench/deps.sh installs them), fails.
-# CC and KPR_SRC are passed on to make.
+# CC, KPR_SRC and KERNEL_TOOLS_INCLUDE (the kernel's tools/include, which
+# a build outside a kernel tree must name) are passed on to make.
 
 set -u
 export LC_ALL=C
@@ -124,7 +125,8 @@ fake_fs() {
 }
 
 make_q() {
-	make -s -C "$src" ${CC:+CC="$CC"} ${KPR_SRC:+KPR_SRC="$KPR_SRC"} "$@"
+	make -s -C "$src" ${CC:+CC="$CC"} ${KPR_SRC:+KPR_SRC="$KPR_SRC"} \
+		${KERNEL_TOOLS_INCLUDE:+KERNEL_TOOLS_INCLUDE="$KERNEL_TOOLS_INCLUDE"} "$@"
 }
 
 # --- build ---------------------------------------------------------------

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * <linux/kernel.h> of tools/include, and what parser.c needs beyond it.
+ * The headers of tools/include that include <linux/kernel.h> get this
+ * one, which is why it includes tools/include's first.
+ */
 #ifndef _KPR_TOOLS_LINUX_KERNEL_H
 #define _KPR_TOOLS_LINUX_KERNEL_H
 
@@ -7,17 +12,18 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* Of <vdso/limits.h>, which tools/include does not have. */
+#ifndef U32_MAX
 #define U32_MAX		((u32)~0U)
-#define min(x, y)	({ typeof(x) _x = (x); typeof(y) _y = (y); \
-			   _x < _y ? _x : _y; })
-#define min_t(t, x, y)	({ t _x = (x), _y = (y); _x < _y ? _x : _y; })
-#define max_t(t, x, y)	({ t _x = (x), _y = (y); _x > _y ? _x : _y; })
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
 
-/* snprintf() that returns what it wrote, not what it would have. */
-static inline __printf(3, 4) int scnprintf(char *buf, size_t size,
-					    const char *fmt, ...)
+/*
+ * tools/include declares scnprintf() for tools/lib/vsprintf.c, which is
+ * not built here (and returns -1 for a size of 0). parser.c gets the
+ * kernel's, under a name of its own.
+ */
+static inline __printf(3, 4) int kpr_scnprintf(char *buf, size_t size,
+					       const char *fmt, ...)
 {
 	va_list args;
 	int n;
@@ -29,5 +35,7 @@ static inline __printf(3, 4) int scnprintf(char *buf, size_t size,
 		return 0;
 	return (size_t)n < size ? n : (size ? (int)size - 1 : 0);
 }
+
+#define scnprintf kpr_scnprintf
 
 #endif /* _KPR_TOOLS_LINUX_KERNEL_H */

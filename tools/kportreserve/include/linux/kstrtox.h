@@ -14,12 +14,21 @@
 
 #define KSTRTOX_OVERFLOW	BIT(31)
 
+/*
+ * isxdigit() of tools/include reads the kernel's _ctype[], which is in
+ * tools/lib/ctype.c, not built here.
+ */
+static inline bool _kpr_isxdigit(char c)
+{
+	return isdigit(c) || (_tolower(c) >= 'a' && _tolower(c) <= 'f');
+}
+
 static inline const char *_parse_integer_fixup_radix(const char *s,
 						     unsigned int *base)
 {
 	if (*base == 0) {
 		if (s[0] == '0') {
-			if ((s[1] | 0x20) == 'x' && isxdigit((unsigned char)s[2]))
+			if ((s[1] | 0x20) == 'x' && _kpr_isxdigit(s[2]))
 				*base = 16;
 			else
 				*base = 8;

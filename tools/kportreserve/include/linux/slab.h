@@ -3,11 +3,13 @@
 #define _KPR_TOOLS_LINUX_SLAB_H
 
 #include <stdlib.h>
-#include <linux/types.h>
-
-#define GFP_KERNEL	0U
+#include <linux/types.h>	/* gfp_t and GFP_KERNEL */
 
 /*
+ * Not tools/include's <linux/slab.h>: that one declares kmalloc() and
+ * kfree() for the allocator of the kernel's user-space test harnesses,
+ * and no kv*() functions.
+ *
  * Every allocation is calloc() and every free free(): the fuzzer renames
  * both to give the parser an arena of its own (tools/kportreserve/fuzz).
  */

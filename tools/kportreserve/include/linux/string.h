@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * <linux/string.h> of tools/include, and the three functions of the
+ * kernel's that parser.c uses and tools/include lacks.
+ */
 #ifndef _KPR_TOOLS_LINUX_STRING_H
 #define _KPR_TOOLS_LINUX_STRING_H
 
+#include_next <linux/string.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
