@@ -81,7 +81,7 @@ boot() {
 		"${VM_TIMEOUT:-$timeout}" $cmdline || vm_rc=$?
 
 	# How many injected failures the loads and binds survived.
-	grep -a 'KPR-FAULTS' "$log" | tr -d '\r' | sed 's/^# *//' >&2 || true
+	grep -a 'KPR-FAULTS' "$log" | tr -d '\r' | sed 's/.*KPR-FAULTS/KPR-FAULTS/' >&2 || true
 
 	grep -aE '^(not )?ok |^# (FAIL|SKIP)|KPR-(RUN|ADMIN|END) ' "$log" >&2 || true
 	# shellcheck disable=SC2086
@@ -110,7 +110,10 @@ echo KPR-ADMIN at $(cut -d" " -f1 /proc/uptime) s
 sh /opt/kpr/admin-vm.sh /opt/kpr/kportreserve || rc=1'
 main+='
 echo KPR-END at $(cut -d" " -f1 /proc/uptime) s
-if [ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug &&
+# A test may have mounted debugfs already (load.faults_lose_nothing).
+if [ -d /sys/kernel/debug ] &&
+   { [ -e /sys/kernel/debug/kmemleak ] ||
+     mount -t debugfs debugfs /sys/kernel/debug; } &&
    [ -e /sys/kernel/debug/kmemleak ]; then
 	echo clear >/sys/kernel/debug/kmemleak
 	/opt/kpr/kportreserve_test -t every_error_class_keeps_policy \

@@ -1474,15 +1474,26 @@ static int arm_faults(const char *percent)
 	       fault_attr("fail_page_alloc", "min-order", "0");
 }
 
-/* Load TEXT with faults injected into this task; 0 or -errno. */
+/*
+ * Load TEXT with faults injected into this task; 0 or -errno. The switch
+ * is opened before the faults begin, and turned off through the same
+ * descriptor, whose write allocates nothing: opening it again could fail.
+ */
 static int load_policy_failing(const char *text)
 {
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
 	int err;
 
-	if (write_file("/proc/self/make-it-fail", "1"))
+	if (fd < 0)
 		return -EIO;
+	if (pwrite(fd, "1", 1, 0) != 1) {
+		close(fd);
+		return -EIO;
+	}
 	err = load_policy(text);
-	write_file("/proc/self/make-it-fail", "0");
+	while (pwrite(fd, "0", 1, 0) != 1)
+		;
+	close(fd);
 	return err;
 }
 
@@ -1559,8 +1570,9 @@ TEST_F(load, faults_lose_nothing)
 {
 	char *many = many_rules(4096), *pairs = most_pairs();
 	int i, rc, failed = 0, refused = 0, nomem = 0;
+	bool mounted;
 
-	mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	mounted = !mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 	if (access(DEBUGFS "/failslab/probability", W_OK) ||
 	    access(DEBUGFS "/fail_page_alloc/probability", W_OK))
 		SKIP(return, "no failslab and fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
@@ -1591,6 +1603,8 @@ TEST_F(load, faults_lose_nothing)
 	       FAULT_ROUNDS, refused, nomem);
 	ASSERT_EQ(0, arm_faults("0"));
 	assert_good_policy(_metadata);
+	if (mounted)
+		umount(DEBUGFS);
 }
 
 TEST_F(load, nul_byte_keeps_policy)
