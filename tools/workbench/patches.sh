@@ -280,8 +280,9 @@ until reboot. Denials get an audit record type of their own (1427),
 which leaves the caller to the SYSCALL record of the event; policy
 loads, the mode and the lock use AUDIT_MAC_POLICY_LOAD, AUDIT_MAC_STATUS
 and AUDIT_MAC_CONFIG_CHANGE, as SELinux and IPE do. securityfs also has
-counters and the last offender of each port. A new policy is built aside and swapped in under
-RCU, so a bad line leaves the old one in force.
+counters and the last offender of each port. A new policy is built
+aside and swapped in under RCU, so a bad line leaves the old one in
+force.
 
 The LSM gets the id LSM_ID_KPORTRESERVE and is counted in
 MAX_LSM_COUNT. SECURITY_KPORTRESERVE_KUNIT_TEST is used by the next
@@ -454,8 +455,8 @@ size of the policy does not show: 1, 1,000 and 65,536 rules give the
 same cost within 0.1% on every path. Loading 65,536 rules takes 607 ms
 of guest time and 7.5 MiB; one rule 1-65535/tcp for 64 programs
 (4,194,240 port and program pairs) takes 1.9 ms and 524 KiB. Looked up
-alone (a KUnit microbenchmark of the benchmark's), a reserved port costs 49 ns
-whatever the policy, where the list of the 2013 RFC costs 2,704 ns at
+alone (a KUnit microbenchmark of the benchmark's), a reserved port
+costs 49 ns whatever the policy, where the list of the 2013 RFC costs 2,704 ns at
 1,000 entries; getppid(), which no hook sees, costs the same 251 ns in
 every boot. open() is untouched: the id of the executable is kept in a
 32-byte blob of each task, an allocation per fork() where no other LSM
