@@ -429,38 +429,41 @@ distribution's (AppArmor, TOMOYO, Landlock, Yama, lockdown, LoadPin,
 SafeSetID and IPE stacked, built with -O2), under QEMU with -icount
 shift=0 on one CPU, so that one nanosecond of guest time is one
 instruction: once without kportreserve in lsm= (the floor) and once
-with it. Measured on Linux 6.12, in ns of guest time and as a ratio to
+with it. Measured on Linux 7.2, in ns of guest time and as a ratio to
 the floor:
 
     bind() per call                IPv4 TCP        IPv4 UDP        IPv6 TCP        IPv6 UDP
-    floor: not in lsm=             2086 1.000x      297 1.000x     2151 1.000x      298 1.000x
-    no rule, 1 rule                2104 1.008x      316 1.061x     2169 1.008x      316 1.060x
-    no rule, 65,536 rules          2105 1.009x      315 1.060x     2169 1.008x      316 1.060x
-    reserved, allowed, 1 rule      2439 1.169x      652 2.193x     2507 1.166x      656 2.202x
-    reserved, allowed, 65,536      2439 1.169x      652 2.192x     2507 1.166x      656 2.201x
-    reserved, denied, 65,536       4298 2.061x     4296 14.44x     4334 2.015x     4335 14.55x
-    Landlock, allowed, 65,534      2477 1.188x        -            2543 1.182x        -
+    floor: not in lsm=             2354 1.000x     1027 1.000x     2420 1.000x       85 1.000x
+    no rule, 1 rule                2373 1.008x     1045 1.017x     2438 1.008x      102 1.204x
+    no rule, 65,536 rules          2371 1.007x     1045 1.017x     2438 1.007x      103 1.208x
+    reserved, allowed, 1 rule      2714 1.153x     1388 1.351x     2782 1.150x      449 5.275x
+    reserved, allowed, 65,536      2714 1.153x     1388 1.352x     2782 1.150x      449 5.280x
+    reserved, denied, 65,536       4719 2.004x     4725 4.600x     4755 1.965x     4763 56.00x
+    Landlock, allowed, 65,534      2746 1.166x     1416 1.378x     2813 1.162x      478 5.615x
 
     per call                       without     with kportreserve
-    open()+close(), distro LSMs    5268.0      5267.8  1.0000x
-    open()+close(), lsm=yama       4619.7      4619.7  1.0000x
-    prctl(), distro LSMs            472.1       486.1  1.0296x
+    open()+close(), distro LSMs    4166.7      4166.7  1.0000x
+    open()+close(), lsm=yama       3435.3      3435.3  1.0000x
+    prctl(), distro LSMs            487.2       501.2  1.0287x
 
 A port without a rule costs 18 instructions, about 6 of them the LSM
-framework's call of one more hook: 0.8% of a TCP bind() and 6% of a UDP
-one, whose synchronous part is only about 300 instructions. An allowed
-bind to a reserved port adds about 350 instructions, a refused one about
-2,200 (the path spelled, the denial recorded, the audit record). The
-size of the policy does not show: 1, 1,000 and 65,536 rules give the
-same cost within 0.1% on every path. Loading 65,536 rules takes 607 ms
-of guest time and 7.5 MiB; one rule 1-65535/tcp for 64 programs
-(4,194,240 port and program pairs) takes 1.9 ms and 524 KiB. Looked up
-alone (a KUnit microbenchmark of the benchmark's), a reserved port
-costs 49 ns whatever the policy, where the list of the 2013 RFC costs 2,704 ns at
-1,000 entries; getppid(), which no hook sees, costs the same 251 ns in
+framework's call of one more hook: 0.8% of a TCP bind(). An allowed
+bind to a reserved port adds about 345 instructions, a refused one
+about 2,400 over TCP (the path spelled, the denial recorded, the audit
+record). The UDP ratios look larger because the floor is small: the
+net cost of a UDP bind is 1,027 instructions over IPv4 and 85 over
+IPv6, and the same 18 and 345 come on top of it. Landlock's bind rights
+for TCP and UDP cost about what the allowed path does. The size of the
+policy does not show: 1, 1,000 and 65,536 rules give the same cost
+within 3 instructions on every path. Loading 65,536 rules takes 937 ms of guest
+time and 7.5 MiB; one rule 1-65535/tcp for 64 programs (4,194,240 port
+and program pairs) takes 2.3 ms and 532 KiB. Looked up alone (a KUnit
+microbenchmark of the benchmark's), a reserved port costs 49 ns
+whatever the policy, where the list of the 2013 RFC costs 2,709 ns at
+1,000 entries; getppid(), which no hook sees, costs the same 246 ns in
 every boot. open() is untouched: the id of the executable is kept in a
 32-byte blob of each task, an allocation per fork() where no other LSM
-has a task blob (about a hundred instructions of the 122,000 of a
+has a task blob (about a hundred instructions of the 131,000 of a
 fork(), below what fork() varies from boot to boot), and every prctl()
 pays the task_prctl hook, 14 instructions.
 EOF
