@@ -27,8 +27,12 @@ out=$BUILD/deb
 log=$out/build.log
 pkgdir=$TOP/tools/kportreserve/debian
 
-# Debian's packaging tools, installed here rather than for every target.
+# Debian's packaging tools, installed here rather than for every target,
+# and what the kernel's bindeb-pkg declares as Build-Depends-Arch
+# (scripts/package/mkdebian): 7.2 adds libdw-dev.
 need_packages deb debhelper dpkg-dev fakeroot lintian
+[ "$DEB_KERNEL" = 0 ] || need_packages deb bc libdw-dev libelf-dev \
+	libssl-dev kmod python3 rsync
 
 passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); say "deb: ok - $1"; }
