@@ -225,7 +225,7 @@ phases=" ${E2E_PHASES:-main reboot lock selinux} "
 # unlabelled (the reinstalled /usr/sbin/nginx would not be httpd_exec_t).
 [[ $phases != *" selinux "* ]] ||
 	cp --sparse=always "$run/disk.img" "$run/selinux.img"
-[[ $phases != *" main "* ]] || boot main 20 1200
+[[ $phases != *" main "* ]] || boot main 21 1200
 [[ $phases != *" reboot "* ]] || boot reboot 3 600
 [[ $phases != *" lock "* ]] || boot lock 2 600 kportreserve.lock=1
 [[ $phases != *" selinux "* ]] ||
