@@ -134,7 +134,7 @@ static int may_commit(const u64 *base)
 	}
 	now = kpr_policy_generation();
 	if (base && *base != now) {
-		pr_warn("policy generation %llu was replaced by %llu while the file was open; policy unchanged\n",
+		pr_warn("load for generation %llu, but generation %llu is in force; policy unchanged\n",
 			*base, now);
 		return -ESTALE;
 	}
@@ -191,8 +191,8 @@ static int commit_policy(struct kpr_policy *pol, const u64 *base,
  *        force; NULL for none
  * @who: who loads it, for the audit record; NULL for the current task
  *
- * The one way a policy comes into force: a write to the policy file and
- * the boot policy both end here. Why a policy was refused is said in the
+ * The one way a policy comes into force: the "policy" and "load" files
+ * and the boot policy all end here. Why a policy was refused is said in the
  * kernel log, and the policy in force stays.
  *
  * Context: process context; takes kpr_control_lock.

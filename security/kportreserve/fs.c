@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve securityfs files: "policy" (read and replace the policy),
- * "mode" (enforce or permissive), "lock" (fix both until reboot), "stats"
- * (counters) and "denials" (per-port denial figures).
+ * kportreserve securityfs files: "policy" (read the policy in force, or
+ * replace it with text of any length), "load" (replace it with one
+ * write()), "mode" (enforce or permissive), "lock" (fix both until
+ * reboot), "stats" (counters) and "denials" (per-port denial figures).
  *
- * A new policy may arrive in many write() calls, through one open file
- * that several processes may share. It is parsed as it comes, so a bad
- * line fails the write() that carries it, and every later write and close
- * of that open file fails the same way. The last close of the open file
- * builds it and puts it in force, inside that close(), which returns why
- * not if it was refused: a bad last line, the lock, a conditional load
- * that another load overtook (O_RDWR), or a writer that died of a signal
- * or exited with an error before the end. Until then the old policy stays
- * in force.
+ * A policy comes in whole or not at all, through one of two doors, each
+ * with a precedent in the tree:
+ *
+ *  - "load" takes a whole policy in one write(), as SELinux's "load",
+ *    AppArmor's ".replace" and IPE's "new_policy" do, and puts it in force
+ *    inside that write(), which returns why not. The text may begin with
+ *    "generation N": then it replaces only the policy of that generation.
+ *    kportreserve(8) uses this door.
+ *  - "policy" takes text of any length in many write()s, for
+ *    "cat FILE > policy", as IMA's policy file does: every write() is
+ *    parsed as it comes and fails if it carries a bad line, and the policy
+ *    is put in force when the last reference to the open file goes. Text
+ *    that stops in the middle of a line is refused then.
  */
 
 #define pr_fmt(fmt) "kportreserve: " fmt
@@ -20,14 +25,13 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/kstrtox.h>
 #include <linux/mutex.h>
-#include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/xarray.h>
 
 #include "audit.h"
 #include "control.h"
@@ -38,36 +42,25 @@
 
 /**
  * struct kpr_policy_file - one open of the "policy" file
- * @lock: serialises writes, reads, flushes and truncation on this open file
+ * @lock: serialises writes, reads and truncation on this open file
  * @parser: parses what is written
- * @writers: the thread group ids of the processes that wrote or truncated
- * @who: the last of them, for the audit record of the load
- * @base: for an O_RDWR open, the generation in force when it was opened:
- *        the load is conditional on it (see policy_flush())
- * @error: sticky error of this open file: once set, nothing is loaded and
- *         every close returns it
- * @dirty: written to or truncated, so the last close replaces the policy
- * @cancelled: a writer died, so nothing is loaded
- * @done: the last close has built and committed, or failed to
- * @conditional: opened O_RDWR, so @base applies
+ * @who: the last process that wrote or truncated, for the audit record
+ *       of the load
+ * @error: sticky error of this open file: once set, nothing is loaded
+ * @dirty: written to or truncated, so the release replaces the policy
+ * @mid_line: the last byte written is not a newline
  * @text: for readers, the policy in force when the file was opened
  * @text_len: length of @text
- * @read_pos: read position of a writer, which is a stream
  */
 struct kpr_policy_file {
 	struct mutex lock; /* see the kernel-doc above */
 	struct kpr_parser parser;
-	struct xarray writers;
 	struct kpr_subject who;
-	u64 base;
 	int error;
 	bool dirty;
-	bool cancelled;
-	bool done;
-	bool conditional;
+	bool mid_line;
 	char *text;
 	size_t text_len;
-	loff_t read_pos;
 };
 
 static bool may_admin(const struct file *file)
@@ -85,101 +78,18 @@ static int check_unlocked(const char *what)
 	return -EPERM;
 }
 
-static void free_policy_file(struct kpr_policy_file *pf)
+/* May the opener of a policy door replace the policy? */
+static int may_open_for_load(struct file *file)
 {
-	xa_destroy(&pf->writers);
-	kpr_parser_destroy(&pf->parser);
-	kvfree(pf->text);
-	kfree(pf);
+	if (!may_admin(file))
+		return -EPERM;
+	return check_unlocked("policy");
 }
 
-/*
- * Writers are streams: a policy is the bytes in the order they were
- * written, so offsets (lseek(), pwrite()) mean nothing, and appending to
- * the policy in force is not what O_APPEND would seem to promise.
- */
-static int policy_open(struct inode *inode, struct file *file)
+static void log_parse_error(const struct kpr_parser *p)
 {
-	struct kpr_policy_file *pf;
-
-	if (file->f_mode & FMODE_WRITE) {
-		if (!may_admin(file))
-			return -EPERM;
-		if (check_unlocked("policy"))
-			return -EPERM;
-		if (file->f_flags & O_APPEND)
-			return -EINVAL;
-	}
-	pf = kzalloc_obj(*pf);
-	if (!pf)
-		return -ENOMEM;
-	mutex_init(&pf->lock);
-	kpr_parser_init(&pf->parser);
-	xa_init(&pf->writers);
-	if (file->f_mode & FMODE_READ) {
-		pf->text = kpr_policy_text(&pf->text_len, &pf->base);
-		if (!pf->text) {
-			free_policy_file(pf);
-			return -ENOMEM;
-		}
-	}
-	if (file->f_mode & FMODE_WRITE) {
-		pf->conditional = file->f_mode & FMODE_READ;
-		stream_open(inode, file);
-	}
-	file->private_data = pf;
-	return 0;
-}
-
-static ssize_t policy_read(struct file *file, char __user *buf, size_t count,
-			   loff_t *ppos)
-{
-	struct kpr_policy_file *pf = file->private_data;
-	ssize_t ret;
-
-	mutex_lock(&pf->lock);
-	ret = simple_read_from_buffer(buf, count, ppos ?: &pf->read_pos,
-				      pf->text, pf->text_len);
-	mutex_unlock(&pf->lock);
-	return ret;
-}
-
-/*
- * Called with pf->lock held, by every change of the written text: it
- * makes the caller a writer, whose death cancels the load.
- */
-static int policy_changed(struct kpr_policy_file *pf)
-{
-	int err;
-
-	err = xa_err(xa_store(&pf->writers, task_tgid_nr(current),
-			      xa_mk_value(1), GFP_KERNEL_ACCOUNT));
-	if (err)
-		return err;
-	kpr_subject_current(&pf->who);
-	pf->dirty = true;
-	return 0;
-}
-
-static bool is_writer(struct kpr_policy_file *pf)
-{
-	return xa_load(&pf->writers, task_tgid_nr(current));
-}
-
-/* Called with pf->lock held: the first error of an open file sticks. */
-static int fail(struct kpr_policy_file *pf, int err)
-{
-	if (!pf->error)
-		pf->error = err;
-	return pf->error;
-}
-
-static int parse_error(struct kpr_policy_file *pf, int err)
-{
-	if (!pf->error)
-		pr_err("policy line %u: %s; policy unchanged\n",
-		       pf->parser.error_line, pf->parser.error_msg);
-	return fail(pf, err);
+	pr_err("policy line %u: %s; policy unchanged\n", p->error_line,
+	       p->error_msg);
 }
 
 static int copy_policy(const char __user *ubuf, size_t count, char **buf)
@@ -190,6 +100,77 @@ static int copy_policy(const char __user *ubuf, size_t count, char **buf)
 	}
 	*buf = vmemdup_user(ubuf, count);
 	return PTR_ERR_OR_ZERO(*buf);
+}
+
+/* ---- "policy": text of any length, committed at the last reference ---- */
+
+static void free_policy_file(struct kpr_policy_file *pf)
+{
+	kpr_parser_destroy(&pf->parser);
+	kvfree(pf->text);
+	kfree(pf);
+}
+
+/*
+ * Readers get the policy in force at open(). Writers are streams: a
+ * policy is the bytes in the order they were written, so offsets
+ * (lseek(), pwrite()) mean nothing, and appending to the policy in force
+ * is not what O_APPEND would seem to promise. One open file does not read
+ * and write: O_RDWR is refused rather than given a meaning.
+ */
+static int policy_open(struct inode *inode, struct file *file)
+{
+	struct kpr_policy_file *pf;
+	int err;
+
+	if (file->f_mode & FMODE_WRITE) {
+		err = may_open_for_load(file);
+		if (err)
+			return err;
+		if ((file->f_mode & FMODE_READ) || (file->f_flags & O_APPEND))
+			return -EINVAL;
+	}
+	pf = kzalloc_obj(*pf);
+	if (!pf)
+		return -ENOMEM;
+	mutex_init(&pf->lock);
+	kpr_parser_init(&pf->parser);
+	if (file->f_mode & FMODE_READ) {
+		pf->text = kpr_policy_text(&pf->text_len);
+		if (!pf->text) {
+			free_policy_file(pf);
+			return -ENOMEM;
+		}
+	} else {
+		stream_open(inode, file);
+	}
+	file->private_data = pf;
+	return 0;
+}
+
+static ssize_t policy_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	struct kpr_policy_file *pf = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, pf->text,
+				       pf->text_len);
+}
+
+/* Called with pf->lock held by every change of the written text. */
+static void policy_changed(struct kpr_policy_file *pf, bool mid_line)
+{
+	kpr_subject_current(&pf->who);
+	pf->dirty = true;
+	pf->mid_line = mid_line;
+}
+
+/* Called with pf->lock held: the first error of an open file sticks. */
+static int fail(struct kpr_policy_file *pf, int err)
+{
+	if (!pf->error)
+		pf->error = err;
+	return pf->error;
 }
 
 static ssize_t policy_write(struct file *file, const char __user *ubuf,
@@ -208,12 +189,15 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&pf->lock);
 	/* A lost write would splice the lines around it: fail them all. */
-	if (!pf->error && !err)
-		err = policy_changed(pf);
-	if (err || pf->error)
+	if (err || pf->error) {
 		err = fail(pf, err);
-	else if (kpr_parser_feed(&pf->parser, buf, count))
-		err = parse_error(pf, pf->parser.error);
+	} else {
+		policy_changed(pf, buf[count - 1] != '\n');
+		if (kpr_parser_feed(&pf->parser, buf, count)) {
+			log_parse_error(&pf->parser);
+			err = fail(pf, pf->parser.error);
+		}
+	}
 	mutex_unlock(&pf->lock);
 	if (!IS_ERR_OR_NULL(buf))
 		kvfree(buf);
@@ -221,100 +205,52 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 }
 
 /**
- * load_policy() - build the written policy and put it in force
- * @pf: the open file, at its last close
+ * commit_written() - build the policy written to a "policy" file and put
+ *                    it in force
+ * @pf: the open file, at its release
  *
- * Context: pf->lock held.
- * Return: 0, the open file's error, or why the load was refused.
+ * Nobody is left to return an error to: the kernel log says why a policy
+ * was refused, and the audit record of the load names the last writer.
  */
-static int load_policy(struct kpr_policy_file *pf)
+static void commit_written(struct kpr_policy_file *pf)
 {
 	struct kpr_ruleset rs;
-	int err;
 
-	pf->done = true;
-	if (pf->error)
-		return pf->error;
-	err = kpr_parser_finish(&pf->parser);
-	if (err)
-		return parse_error(pf, err);
+	if (pf->mid_line) {
+		pr_err("policy line %u has no newline: its writer stopped in the middle of it; policy unchanged\n",
+		       pf->parser.line);
+		return;
+	}
+	if (kpr_parser_finish(&pf->parser)) {
+		log_parse_error(&pf->parser);
+		return;
+	}
 	kpr_parser_take(&pf->parser, &rs);
-	return fail(pf, kpr_load_policy(&rs, pf->conditional ? &pf->base : NULL,
-					&pf->who));
-}
-
-/*
- * A writer that dies closes its files on the way out: with the signal
- * that killed it, or the status it exits with, in its exit code.
- */
-static bool writer_died(void)
-{
-	return fatal_signal_pending(current) ||
-	       ((current->flags & PF_EXITING) && current->exit_code);
-}
-
-static void cancel_load(struct kpr_policy_file *pf)
-{
-	pf->cancelled = true;
-	pr_warn("policy load cancelled: writer %d (%s) %s; policy unchanged\n",
-		task_tgid_nr(current), current->comm,
-		fatal_signal_pending(current) || current->exit_code & 0x7f ?
-		"killed by a signal" : "exited with an error");
-	fail(pf, -ECANCELED);
+	kpr_load_policy(&rs, NULL, &pf->who);
 }
 
 /**
- * policy_flush() - a close() of the "policy" file
+ * policy_release() - the last reference to an open "policy" file goes
+ * @inode: the file's inode
  * @file: the file
- * @id: unused
  *
- * The last close of an open file builds and commits the written policy,
- * inside that close(), so that close() returns why it was refused and the
- * audit record names its caller. A close by a writer that is not the last
- * (the descriptor is shared) reports a bad unterminated last line. A
- * writer that dies of a signal or exits with a non-zero status cancels
- * the load, as a producer that fails half way must not put half a policy
- * in force. Every close after an error returns it.
+ * The policy written is put in force here, as IMA does with its own: the
+ * release is the one moment at which nobody can add to the text any more,
+ * whoever held the file (processes that share a descriptor, a descriptor
+ * in flight in a unix socket) and however it went (close(), exit, a
+ * signal). A text that ends in the middle of a line was cut short, by a
+ * writer killed between two write()s of one line, and is refused. A
+ * writer killed between two lines leaves the lines before: the kernel
+ * cannot tell that from a shorter policy.
  *
- * Return: 0 or the error of this open file.
- */
-static int policy_flush(struct file *file, fl_owner_t id)
-{
-	struct kpr_policy_file *pf = file->private_data;
-	int err = 0;
-
-	if (!(file->f_mode & FMODE_WRITE))
-		return 0;
-	mutex_lock(&pf->lock);
-	if (!pf->cancelled && writer_died() && is_writer(pf))
-		cancel_load(pf);
-	if (pf->done || !pf->dirty)
-		err = pf->error;
-	else if (file_count(file) == 1)
-		err = load_policy(pf);
-	else if (is_writer(pf) && kpr_parser_check_pending(&pf->parser))
-		err = parse_error(pf, pf->parser.error);
-	else
-		err = pf->error;
-	mutex_unlock(&pf->lock);
-	return err;
-}
-
-/*
- * The last reference may go without a close that saw it (a racing fget(),
- * a descriptor in flight in a unix socket): commit here then, in the name
- * of the last writer, with nobody to tell the outcome but the log.
+ * Return: 0.
  */
 static int policy_release(struct inode *inode, struct file *file)
 {
 	struct kpr_policy_file *pf = file->private_data;
 
-	if ((file->f_mode & FMODE_WRITE) && pf->dirty && !pf->done &&
-	    !pf->error) {
-		mutex_lock(&pf->lock);
-		load_policy(pf);
-		mutex_unlock(&pf->lock);
-	}
+	if (pf->dirty && !pf->error)
+		commit_written(pf);
 	free_policy_file(pf);
 	return 0;
 }
@@ -323,7 +259,6 @@ static const struct file_operations policy_fops = {
 	.open = policy_open,
 	.read = policy_read,
 	.write = policy_write,
-	.flush = policy_flush,
 	.release = policy_release,
 	.llseek = default_llseek,
 };
@@ -352,9 +287,10 @@ static int policy_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	/* Truncation to zero starts the written policy over, empty. */
 	pf = file->private_data;
 	mutex_lock(&pf->lock);
-	if (!pf->error && !policy_changed(pf)) {
+	if (!pf->error) {
 		kpr_parser_destroy(&pf->parser);
 		kpr_parser_init(&pf->parser);
+		policy_changed(pf, false);
 	}
 	mutex_unlock(&pf->lock);
 	return 0;
@@ -362,6 +298,131 @@ static int policy_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 
 static const struct inode_operations policy_iops = {
 	.setattr = policy_setattr,
+};
+
+/* ---- "load": a whole policy in one write() ---- */
+
+#define KPR_GENERATION_LINE	"generation "
+
+/**
+ * parse_generation() - read the "generation N" line a load may begin with
+ * @text: the text written; moved past the line if there is one
+ * @len: its length; reduced by the line's
+ * @base: receives N
+ *
+ * Return: 1 if the text begins with the line, 0 if not, -EINVAL if the
+ * line is malformed.
+ */
+static int parse_generation(const char **text, size_t *len, u64 *base)
+{
+	const size_t skip = strlen(KPR_GENERATION_LINE);
+	char num[sizeof("18446744073709551615\n")];
+	const char *nl;
+	size_t n;
+
+	if (*len < skip || memcmp(*text, KPR_GENERATION_LINE, skip))
+		return 0;
+	nl = memchr(*text + skip, '\n', min(*len - skip, sizeof(num) - 1));
+	n = nl ? nl - (*text + skip) + 1 : 0;
+	if (!n)
+		return -EINVAL;
+	memcpy(num, *text + skip, n);
+	num[n] = '\0';
+	if (kstrtou64(num, 10, base))
+		return -EINVAL;
+	*text += skip + n;
+	*len -= skip + n;
+	return 1;
+}
+
+/**
+ * load_text() - parse a whole policy, build it and put it in force
+ * @text: the text written to "load", which ends with a newline
+ * @len: its length
+ *
+ * Context: process context; takes kpr_control_lock.
+ * Return: 0, or why the policy was refused, as the log says.
+ */
+static int load_text(const char *text, size_t len)
+{
+	struct kpr_parser parser;
+	struct kpr_ruleset rs;
+	u64 base;
+	int cond, err;
+
+	cond = parse_generation(&text, &len, &base);
+	if (cond < 0) {
+		pr_err("policy line 1: generation is not a number; policy unchanged\n");
+		return cond;
+	}
+	kpr_parser_init(&parser);
+	/* Line numbers are those of the text written, the first line too. */
+	parser.line += cond;
+	err = kpr_parser_feed(&parser, text, len) ?: kpr_parser_finish(&parser);
+	if (err)
+		log_parse_error(&parser);
+	else
+		kpr_parser_take(&parser, &rs);
+	kpr_parser_destroy(&parser);
+	if (err)
+		return err;
+	return kpr_load_policy(&rs, cond ? &base : NULL, NULL);
+}
+
+static int load_open(struct inode *inode, struct file *file)
+{
+	int err;
+
+	if (file->f_mode & FMODE_READ)
+		return -EINVAL;
+	err = may_open_for_load(file);
+	return err ?: nonseekable_open(inode, file);
+}
+
+/**
+ * load_write() - replace the policy with the one written, inside write()
+ * @file: an open "load" file
+ * @ubuf: the whole policy, ending with a newline
+ * @count: its length
+ * @ppos: 0 for the first write() of this open file
+ *
+ * One write() per open file: a second one would be the rest of a policy
+ * that did not fit in the first, and loading either half would be wrong.
+ * Text that does not end with a newline is refused for the same reason.
+ *
+ * Return: @count once the policy is in force, or why it is not.
+ */
+static ssize_t load_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	char *buf;
+	int err;
+
+	if (!may_admin(file))
+		return -EPERM;
+	if (!count)
+		return 0;
+	if (*ppos) {
+		pr_err("policy written to load in more than one write(); policy unchanged\n");
+		return -EINVAL;
+	}
+	*ppos = count;
+	err = copy_policy(ubuf, count, &buf);
+	if (err)
+		return err;
+	if (buf[count - 1] != '\n') {
+		pr_err("policy written to load does not end with a newline; policy unchanged\n");
+		err = -EINVAL;
+	} else {
+		err = load_text(buf, count);
+	}
+	kvfree(buf);
+	return err ?: count;
+}
+
+static const struct file_operations load_fops = {
+	.open = load_open,
+	.write = load_write,
 };
 
 /* kpr_stats_fops and kpr_denials_fops, read through seq_file. */
@@ -471,6 +532,7 @@ int __init kpr_init_securityfs(void)
 		const struct file_operations *fops;
 	} files[] = {
 		{ "policy", 0600, &policy_fops },
+		{ "load", 0200, &load_fops },
 		{ "mode", 0644, &mode_fops },
 		{ "lock", 0644, &lock_fops },
 		{ "stats", 0444, &kpr_stats_fops },

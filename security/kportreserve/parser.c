@@ -586,35 +586,6 @@ int kpr_parser_finish(struct kpr_parser *p)
 }
 
 /**
- * kpr_parser_check_pending() - judge the line whose newline has not come
- * @p: the parser
- *
- * For a writer that closes a policy file that others still hold: the line
- * may yet be continued, so it stays pending, and a copy of it is parsed;
- * a line that is bad as it stands fails the parser as kpr_parser_finish()
- * would.
- *
- * Return: 0 or the first error, as kpr_parser_feed().
- */
-int kpr_parser_check_pending(struct kpr_parser *p)
-{
-	struct kpr_ruleset scratch = {};
-	const char *msg = NULL;
-	char *line;
-	int err;
-
-	if (p->error || p->finished || !p->pending_len)
-		return p->error;
-	line = kmemdup_nul(p->pending, p->pending_len, GFP_KERNEL);
-	if (!line)
-		return parser_fail(p, -ENOMEM, NULL);
-	err = parse_line(&scratch, line, p->pending_len, &msg);
-	kfree(line);
-	kpr_ruleset_destroy(&scratch);
-	return err ? parser_fail(p, err, msg) : 0;
-}
-
-/**
  * kpr_parser_take() - move the parsed rules out of a parser
  * @p: a parser on which kpr_parser_finish() succeeded
  * @rs: receives the rules; free with kpr_ruleset_destroy()

@@ -126,7 +126,6 @@ struct kpr_parser {
 void kpr_parser_init(struct kpr_parser *p);
 int kpr_parser_feed(struct kpr_parser *p, const char *buf, size_t len);
 int kpr_parser_finish(struct kpr_parser *p);
-int kpr_parser_check_pending(struct kpr_parser *p);
 void kpr_parser_take(struct kpr_parser *p, struct kpr_ruleset *rs);
 void kpr_parser_destroy(struct kpr_parser *p);
 

@@ -521,13 +521,12 @@ u64 kpr_policy_generation(void)
 /**
  * kpr_policy_text() - copy the canonical text of the policy in force
  * @len: receives the length of the text
- * @generation: receives the generation of the policy copied, 0 for none
  *
  * Context: process context; takes kpr_control_lock, which keeps the policy
  * in force from being replaced, and so freed, while it is copied.
  * Return: a NUL-terminated copy to kvfree(), or NULL when out of memory.
  */
-char *kpr_policy_text(size_t *len, u64 *generation)
+char *kpr_policy_text(size_t *len)
 {
 	const struct kpr_policy *pol;
 	char *text;
@@ -536,7 +535,6 @@ char *kpr_policy_text(size_t *len, u64 *generation)
 	pol = rcu_dereference_protected(kpr_active_policy,
 					lockdep_is_held(&kpr_control_lock));
 	*len = pol ? pol->text_len : 0;
-	*generation = pol ? pol->generation : 0;
 	text = kvmalloc(*len + 1, GFP_KERNEL);
 	if (text) {
 		if (pol)

@@ -103,7 +103,7 @@ struct kpr_policy *kpr_policy_build(struct kpr_ruleset *rs);
 void kpr_policy_free(struct kpr_policy *pol);
 u64 kpr_policy_activate(struct kpr_policy *pol);
 u64 kpr_policy_generation(void);
-char *kpr_policy_text(size_t *len, u64 *generation);
+char *kpr_policy_text(size_t *len);
 u32 kpr_policy_path_id(const struct kpr_policy *pol, const char *path,
 		       size_t len);
 bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,

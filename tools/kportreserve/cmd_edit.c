@@ -4,14 +4,17 @@
  * and delete lines of the 2013 interface did.
  *
  * The kernel only replaces whole policies, so an edit reads the policy in
- * force, changes it through the parser and writes the result back, all
- * through one descriptor of the policy file opened O_RDWR: a conditional
- * load. The read gives the policy in force at open(), and the close()
- * puts the result in force only if no other load came in between, or
- * fails with ESTALE and changes nothing. Then the edit starts over from
- * the policy now in force, after a short random pause, a few times at
- * most, so that a concurrent load is never undone and two edits at once
- * both land.
+ * force, changes it through the parser and loads the result in one
+ * write() to the load file, as a conditional load: the text starts with
+ * the line "generation N", N being the generation of the policy that was
+ * read, and the kernel puts it in force only if that policy is still in
+ * force; otherwise the write() fails with ESTALE and nothing changes. The
+ * generation comes from the stats file, read before and after the policy
+ * file so that text and generation belong together. When another load
+ * came in between (the two generations differ, or ESTALE), the edit
+ * starts over from the policy now in force, after a short random pause,
+ * a few times at most, so that a concurrent load is never undone and two
+ * edits at once both land.
  */
 
 #include <errno.h>
@@ -126,29 +129,81 @@ static void run_test_hook(void)
 		kpr_err("%s: cannot run the command", KPR_HOOK_ENV);
 }
 
-/*
- * The kernel refused to open the policy for writing (@err: the lock, no
- * CAP_MAC_ADMIN): an edit that would change nothing, or that is wrong
- * anyway, still says so; any other is refused.
+/**
+ * read_generation() - the generation of the policy in force
+ * @ctx: names the securityfs directory
+ * @generation: receives it, in decimal as the stats file shows it, to
+ *              free()
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after an error message when the
+ * stats file cannot be read or shows no generation: without one, an edit
+ * could not be a conditional load and might undo another.
  */
-static int edit_refused(const struct kpr_ctx *ctx, const char *rule,
-			bool add, int err)
+static int read_generation(const struct kpr_ctx *ctx, char **generation)
 {
-	struct kpr_ruleset rs;
-	struct kpr_buf text;
-	char *out = NULL;
-	size_t len;
+	struct kpr_stats st;
+	const char *value;
+	int ret = KPR_EXIT_OK;
+
+	*generation = NULL;
+	if (kpr_stats_read(ctx, &st))
+		return KPR_EXIT_IO;
+	value = kpr_stats_get(&st, "generation");
+	if (value && *value && !value[strspn(value, "0123456789")]) {
+		*generation = kpr_xstrdup(value);
+	} else {
+		kpr_err("%s/stats: no generation, which add and del need",
+			ctx->dir);
+		ret = KPR_EXIT_IO;
+	}
+	kpr_stats_free(&st);
+	return ret;
+}
+
+/**
+ * read_in_force() - read the policy in force and its generation together
+ * @ctx: names the securityfs directory
+ * @generation: receives the generation of @text, to free()
+ * @text: receives the policy in force; free with kpr_buf_free()
+ * @rs: receives its rules; free with kpr_ruleset_destroy()
+ *
+ * The policy file gives the policy in force and the stats file its
+ * generation, each in a read of its own, so the generation is read before
+ * and after the policy: generations only grow, so when both reads give the
+ * same one, no policy was loaded in between and @text is the policy of
+ * that generation. A conditional load of the edited text with it then
+ * replaces exactly the policy that was edited.
+ *
+ * Return: KPR_EXIT_OK; KPR_EDIT_RETRY when another load came in between
+ * the reads; or an exit code, after an error message. Nothing is left to
+ * free unless KPR_EXIT_OK.
+ */
+static int read_in_force(const struct kpr_ctx *ctx, char **generation,
+			 struct kpr_buf *text, struct kpr_ruleset *rs)
+{
+	char *again = NULL;
 	int ret;
 
-	ret = kpr_read_policy(ctx, &text, &rs);
+	ret = read_generation(ctx, generation);
 	if (ret)
 		return ret;
-	ret = edit(&text, &rs, rule, add, &out, &len);
-	if (!ret)
-		ret = kpr_load_refused(ctx, "the new policy", err);
-	free(out);
-	kpr_ruleset_destroy(&rs);
-	kpr_buf_free(&text);
+	if (kpr_read_file(ctx, "policy", text, false)) {
+		ret = KPR_EXIT_IO;
+		goto out;
+	}
+	ret = read_generation(ctx, &again);
+	if (!ret && strcmp(*generation, again))
+		ret = KPR_EDIT_RETRY;
+	if (ret)
+		kpr_buf_free(text);
+	else
+		ret = kpr_parse_in_force(ctx, text, rs);
+out:
+	free(again);
+	if (ret) {
+		free(*generation);
+		*generation = NULL;
+	}
 	return ret;
 }
 
@@ -158,6 +213,11 @@ static int edit_refused(const struct kpr_ctx *ctx, const char *rule,
  * @rule: canonical text of the rule to add or delete
  * @add: add the rule, else delete it
  *
+ * Reads the policy in force and its generation (read_in_force()), edits
+ * it, and loads the result on the condition that the generation is still
+ * in force (kpr_write_policy()). An edit that would change nothing, or
+ * that is wrong, loads nothing and says so, locked policy or not.
+ *
  * Return: an exit code, KPR_EDIT_NOTHING when the rule is there already,
  * or KPR_EDIT_RETRY when another load came in between and nothing
  * changed.
@@ -166,32 +226,23 @@ static int try_edit(const struct kpr_ctx *ctx, const char *rule, bool add)
 {
 	struct kpr_ruleset rs;
 	struct kpr_buf text;
-	char *out = NULL;
+	char *generation, *out = NULL;
 	size_t len;
-	int fd, ret;
+	int ret;
 
-	fd = kpr_open_policy_rdwr(ctx, &text);
-	if (fd == -EPERM || fd == -EACCES)
-		return edit_refused(ctx, rule, add, fd);
-	if (fd < 0)
-		return kpr_load_refused(ctx, "the new policy", fd);
-	ret = kpr_parse_in_force(ctx, &text, &rs);
-	if (ret) {
-		close(fd);
+	ret = read_in_force(ctx, &generation, &text, &rs);
+	if (ret)
 		return ret;
-	}
 	ret = edit(&text, &rs, rule, add, &out, &len);
-	if (ret) {
-		/* Nothing written: the close changes nothing. */
-		close(fd);
-	} else {
+	if (!ret) {
 		run_test_hook();
-		ret = kpr_commit_policy_fd(ctx, fd, "the new policy", out,
-					   len);
+		ret = kpr_write_policy(ctx, "the new policy", generation, out,
+				       len);
 		if (ret == -ESTALE)
 			ret = KPR_EDIT_RETRY;
 	}
 	free(out);
+	free(generation);
 	kpr_ruleset_destroy(&rs);
 	kpr_buf_free(&text);
 	return ret;

@@ -628,7 +628,7 @@ static int load_system(struct kpr_ctx *ctx)
 	else
 		what = kpr_xstrdup("the empty policy (no policy files)");
 	ctx->sources = &s;
-	ret = kpr_write_policy(ctx, what, text, len);
+	ret = kpr_write_policy(ctx, what, NULL, text, len);
 	ctx->sources = NULL;
 	if (ret)
 		goto out;
@@ -676,7 +676,7 @@ int kpr_cmd_load(struct kpr_ctx *ctx, int argc, char **argv)
 		kpr_err("%s: %s", file, strerror(-err));
 		return KPR_EXIT_IO;
 	}
-	ret = kpr_write_policy(ctx, file, buf.text, buf.len);
+	ret = kpr_write_policy(ctx, file, NULL, buf.text, buf.len);
 	if (!ret)
 		free(print_loaded(ctx, file));
 	kpr_buf_free(&buf);

@@ -189,7 +189,8 @@ static bool rule_row(const struct kpr_rule *rule, char *cells[4])
  * The kernel keeps no file names: "kportreserve load" records them in
  * KPR_SOURCES with the generation it loaded, and they are shown only
  * while that generation is still in force. After any other load ("load
- * FILE", "add", "del", a write to the policy file) they are unknown.
+ * FILE", "add", "del", a write to the kernel's load or policy file) they
+ * are unknown.
  */
 static void print_sources(const char *generation)
 {

@@ -111,11 +111,7 @@ int kpr_stats_read(const struct kpr_ctx *ctx, struct kpr_stats *st);
 const char *kpr_stats_get(const struct kpr_stats *st, const char *name);
 void kpr_stats_free(struct kpr_stats *st);
 int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
-		     const char *text, size_t len);
-int kpr_open_policy_rdwr(const struct kpr_ctx *ctx, struct kpr_buf *text);
-int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err);
-int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
-			 const char *text, size_t len);
+		     const char *generation, const char *text, size_t len);
 
 /* cmd_policy.c: the policy files */
 char *kpr_root_path(const char *path);

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve(8): reading and writing the files of kportreserve's
- * securityfs directory (policy, stats, mode, lock, denials), and telling
- * why the kernel refused a policy.
+ * kportreserve(8): reading the files of kportreserve's securityfs
+ * directory (policy, stats, mode, lock, denials), loading a policy through
+ * its load file, and telling why the kernel refused one.
+ *
+ * The command writes a policy to "load" only, never to "policy": "load"
+ * takes the whole text in one write() and returns what the kernel made of
+ * it, where "policy" commits when its last reference goes, too late for
+ * an error to reach the writer.
  */
 
 #include <errno.h>
@@ -235,18 +240,20 @@ static bool policy_locked(const struct kpr_ctx *ctx)
  * report_bad_line() - name the line of a refused policy that is wrong
  * @ctx: the policy's files, when it was assembled from them
  * @what: the policy's name in messages
- * @text: the policy as written
+ * @text: the policy as given, without the generation line of a
+ *        conditional load
  * @len: its length
  *
  * The kernel logs the line it refused, but its log is no interface: its
  * text may change, and dmesg_restrict hides it. Nor is it needed: the
  * kernel parses a policy with security/kportreserve/parser.c, which is
- * built into this program too, and the parser's verdict does not depend
- * on how the text was cut into writes, so parsing the same text finds
- * the line the kernel refused and says the same about it, unless this
- * program was built from another version of the parser. A policy
- * without a bad line was refused for something else (a limit of the
- * policy as built, memory), which the errno tells.
+ * built into this program too, so parsing the same text finds the line
+ * the kernel refused and says the same about it, unless this program was
+ * built from another version of the parser. The kernel counts the
+ * generation line of a conditional load as line 1; the text parsed here
+ * has none, so its line numbers are those of the file. A policy without a
+ * bad line was refused for something else (a limit of the policy as
+ * built, memory), which the errno tells.
  */
 static void report_bad_line(const struct kpr_ctx *ctx, const char *what,
 			    const char *text, size_t len)
@@ -264,9 +271,9 @@ static void report_bad_line(const struct kpr_ctx *ctx, const char *what,
  * explain_refusal() - tell the user why the kernel refused a policy
  * @ctx: names the directory
  * @what: the policy's name in messages, such as its file name
- * @text: the policy, or NULL when none was written
+ * @text: the policy as given
  * @len: its length
- * @err: the negative errno of open(), write() or close()
+ * @err: the negative errno of open() or write() of the load file
  *
  * Whatever the errno, a text with a bad line could not have loaded, so
  * the line is named (report_bad_line()); but EPERM and EACCES come
@@ -276,7 +283,7 @@ static void report_bad_line(const struct kpr_ctx *ctx, const char *what,
 static void explain_refusal(const struct kpr_ctx *ctx, const char *what,
 			    const char *text, size_t len, int err)
 {
-	if (text && err != -EPERM && err != -EACCES)
+	if (err != -EPERM && err != -EACCES)
 		report_bad_line(ctx, what, text, len);
 	if (err == -EPERM && policy_locked(ctx))
 		kpr_err("the kernel refused %s: the policy is locked until reboot",
@@ -289,30 +296,16 @@ static void explain_refusal(const struct kpr_ctx *ctx, const char *what,
 			what, strerror(-err));
 }
 
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -EIO;
-		text += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /*
  * What a load that failed with @err (a negative errno, or 0) means for
- * the exit code, explained on standard error.
+ * the exit code, explained on standard error. A directory without a load
+ * file is that of a kernel older than the file, into which this program
+ * cannot load.
  */
 static int load_outcome(const struct kpr_ctx *ctx, const char *what,
 			const char *text, size_t len, int err)
 {
+	struct stat st;
 	char *path;
 
 	if (!err)
@@ -321,121 +314,113 @@ static int load_outcome(const struct kpr_ctx *ctx, const char *what,
 		explain_refusal(ctx, what, text, len, err);
 		return KPR_EXIT_REFUSED;
 	}
-	path = kpr_fs_path(ctx, "policy");
-	complain(ctx, path, err);
+	path = kpr_fs_path(ctx, "load");
+	if (err == -ENOENT && !stat(ctx->dir, &st))
+		kpr_err("%s: %s (is the kernel older than this program?)",
+			path, strerror(-err));
+	else
+		complain(ctx, path, err);
 	free(path);
 	return KPR_EXIT_IO;
 }
 
-/* Write @text through @fd and close it: 0 or the first negative errno. */
-static int write_and_close(int fd, const char *text, size_t len)
-{
-	int err = write_all(fd, text, len);
-
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
 /**
- * kpr_write_policy() - replace the policy in force
- * @ctx: names the directory
- * @what: the policy's name in messages, such as its file name
- * @text: the new policy
+ * load_text() - the bytes of the one write() of a load
+ * @generation: for a conditional load, the generation that must still be
+ *              in force, in decimal; NULL for none
+ * @text: the policy
  * @len: its length
+ * @out_len: receives the length of the result
  *
- * Opens the policy file with O_TRUNC (so that an empty text loads the
- * empty policy), writes the text in one write() and checks close(), where
- * the kernel reports a bad last line and puts the policy in force.
+ * The kernel parses what one write() carries as a whole policy and
+ * refuses it unless it ends with a newline, so the newline that a last
+ * line lacks is added here; the empty policy becomes "\n", since a
+ * write() of nothing loads nothing. A conditional load starts with the
+ * line "generation N". It is all one buffer for one write(): writev() may
+ * reach the file as one write() per piece, and the second would fail.
  *
- * Return: KPR_EXIT_OK, KPR_EXIT_REFUSED, or KPR_EXIT_IO when there is no
- * policy file; errors are explained on standard error.
+ * Return: the bytes, to free().
  */
-int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
-		     const char *text, size_t len)
+static char *load_text(const char *generation, const char *text, size_t len,
+		       size_t *out_len)
 {
-	char *path = kpr_fs_path(ctx, "policy");
-	int fd, ret;
+	bool newline = !len || text[len - 1] != '\n';
+	char *head = generation ? kpr_xasprintf("generation %s\n", generation) :
+				  kpr_xstrdup("");
+	size_t head_len = strlen(head);
+	char *buf = kpr_xmalloc(head_len + len + 1);
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ret = load_outcome(ctx, what, text, len,
-			   fd < 0 ? -errno : write_and_close(fd, text, len));
-	free(path);
-	return ret;
+	memcpy(buf, head, head_len);
+	if (len)
+		memcpy(buf + head_len, text, len);
+	if (newline)
+		buf[head_len + len] = '\n';
+	*out_len = head_len + len + newline;
+	free(head);
+	return buf;
 }
 
-/**
- * kpr_open_policy_rdwr() - open the policy file for a conditional load
- * @ctx: names the directory
- * @text: receives the policy in force, read through the descriptor; free
- *        with kpr_buf_free()
- *
- * Opened O_RDWR, the kernel's policy file is a conditional load: a read
- * gives the policy in force at open(), and the last close() puts what was
- * written in force only if no other load came in between; otherwise it
- * fails with ESTALE and changes nothing (kpr_commit_policy_fd()). Closing
- * the descriptor without writing changes nothing.
- *
- * Return: the descriptor, or the negative errno of open() or of the read;
- * nothing is reported (kpr_load_refused()).
+/*
+ * Open the load file and write @buf to it in one write(): the number of
+ * bytes the kernel took, or the negative errno of open() or write(). The
+ * load is over when write() returns, and close() reports nothing.
  */
-int kpr_open_policy_rdwr(const struct kpr_ctx *ctx, struct kpr_buf *text)
+static ssize_t write_load(const struct kpr_ctx *ctx, const char *buf,
+			  size_t len)
 {
-	char *path = kpr_fs_path(ctx, "policy");
-	int fd = open(path, O_RDWR | O_CLOEXEC), err;
+	char *path = kpr_fs_path(ctx, "load");
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
 
 	free(path);
 	if (fd < 0)
 		return -errno;
-	err = kpr_read_fd(fd, text);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
+	n = write(fd, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
 }
 
 /**
- * kpr_load_refused() - explain why the policy file could not be opened
+ * kpr_write_policy() - replace the policy in force through the load file
  * @ctx: names the directory
- * @what: the policy's name in messages
- * @err: the negative errno of kpr_open_policy_rdwr()
- *
- * Return: KPR_EXIT_IO when there is no policy file, else KPR_EXIT_REFUSED.
- */
-int kpr_load_refused(const struct kpr_ctx *ctx, const char *what, int err)
-{
-	return load_outcome(ctx, what, NULL, 0, err);
-}
-
-/**
- * kpr_commit_policy_fd() - load a policy through a conditional descriptor
- * @ctx: names the directory
- * @fd: from kpr_open_policy_rdwr(); closed on return
- * @what: the policy's name in messages
+ * @what: the policy's name in messages, such as its file name
+ * @generation: for a conditional load, the generation that must still be
+ *              in force, as the stats file shows it; NULL to load
+ *              whatever is in force
  * @text: the new policy
  * @len: its length
  *
- * Truncates to 0 first, which starts the written policy over and makes an
- * empty @text load the empty policy, and rewinds where the file has an
- * offset (the kernel's writers are streams, where lseek() fails with
- * ESPIPE); then writes @text and closes @fd, where the kernel commits.
+ * The kernel parses, builds and puts in force the text of one write() to
+ * "load" inside that write(), whose errno says why not: every outcome is
+ * known when write() returns. The text goes in one write() (load_text());
+ * a write() that takes less is an error, since the file takes no second
+ * one. With @generation, the kernel loads the text only if the policy in
+ * force still has that generation, and otherwise fails with ESTALE and
+ * changes nothing.
  *
- * Return: KPR_EXIT_OK; -ESTALE, unreported, when another load came in
- * between and nothing changed; or KPR_EXIT_REFUSED or KPR_EXIT_IO, after
- * an explanation on standard error.
+ * Return: KPR_EXIT_OK; -ESTALE, unreported, when @generation is no longer
+ * in force; or KPR_EXIT_REFUSED, or KPR_EXIT_IO when there is no load file
+ * or the write() was short, after an explanation on standard error.
  */
-int kpr_commit_policy_fd(const struct kpr_ctx *ctx, int fd, const char *what,
-			 const char *text, size_t len)
+int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
+		     const char *generation, const char *text, size_t len)
 {
-	int err = 0;
+	size_t buf_len;
+	char *buf = load_text(generation, text, len, &buf_len);
+	ssize_t n = write_load(ctx, buf, buf_len);
+	char *path;
 
-	if (ftruncate(fd, 0) ||
-	    (lseek(fd, 0, SEEK_SET) < 0 && errno != ESPIPE))
-		err = -errno;
-	if (err)
-		close(fd);
-	else
-		err = write_and_close(fd, text, len);
-	return err == -ESTALE ? err : load_outcome(ctx, what, text, len, err);
+	free(buf);
+	if (n == -ESTALE && generation)
+		return -ESTALE;
+	if (n >= 0 && (size_t)n != buf_len) {
+		path = kpr_fs_path(ctx, "load");
+		kpr_err("%s: short write: %zd of %zu bytes of %s taken; check the policy in force with 'kportreserve status'",
+			path, n, buf_len, what);
+		free(path);
+		return KPR_EXIT_IO;
+	}
+	return load_outcome(ctx, what, text, len, n < 0 ? (int)n : 0);
 }

@@ -282,7 +282,12 @@ loads, the mode and the lock use AUDIT_MAC_POLICY_LOAD, AUDIT_MAC_STATUS
 and AUDIT_MAC_CONFIG_CHANGE, as SELinux and IPE do. securityfs also has
 counters and the last offender of each port. A new policy is built
 aside and swapped in under RCU, so a bad line leaves the old one in
-force.
+force. It comes through one of two files: "load" takes a whole policy in
+one write() and returns the outcome from it, as SELinux's "load" and
+IPE's "new_policy" do, optionally only if a given generation is still in
+force; "policy" takes text of any length, for cat, parsed as it is
+written and committed when the last reference to the open file goes, as
+IMA's policy file is, and refuses text cut in the middle of a line.
 
 The LSM gets the id LSM_ID_KPORTRESERVE and is counted in
 MAX_LSM_COUNT. SECURITY_KPORTRESERVE_KUNIT_TEST is used by the next

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of kportreserve(8) against a fake securityfs directory: a temporary
-# directory of plain files (policy, stats, mode, lock, denials), where a
-# write of the policy simply replaces the file, so that what the command
-# wrote can be checked. Builds the command with ASan and UBSan first.
+# directory of plain files (policy, load, stats, mode, lock, denials). The
+# kernel's load file is faked by tests/fake_load.c, preloaded into every
+# run of the command: a load is checked as the kernel checks it (one
+# write(), a final newline, the generation line, ESTALE, the lock) and
+# replaces the policy file, and the load file keeps what was written, so
+# that both can be checked. Builds the command with ASan and UBSan first.
 #
 #   make -C tools/kportreserve check
 #
@@ -117,6 +120,7 @@ fake_fs() {
 		>"$1/stats"
 	echo enforce >"$1/mode"
 	echo 0 >"$1/lock"
+	: >"$1/load"
 	{
 		printf '%s\n' \
 			'443/tcp denied=3 would_deny=0 pid=1234 exe=/usr/bin/python3' \
@@ -137,12 +141,28 @@ t_true "builds with ASan and UBSan" \
 	make_q OUTPUT="$tmp/asan/" EXTRA_CFLAGS=-Werror \
 	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 -fno-omit-frame-pointer"
-K=$tmp/asan/kportreserve
-if [ ! -x "$K" ]; then
+if [ ! -x "$tmp/asan/kportreserve" ]; then
 	not_ok "no binary to test"
 	echo "admin: $pass passed, $fail failed"
 	exit 1
 fi
+# The fake load file (tests/fake_load.c) of the fake securityfs $fs. $K
+# runs the command with it preloaded, after any library that the caller
+# preloads; ASan must then accept a library loaded before its own.
+fs=$tmp/fs
+fake=$tmp/fake_load.so
+t_true "the fake conditional load builds" \
+	${CC:-cc} -shared -fPIC -O2 -Wall -Wextra -Werror -U_FORTIFY_SOURCE \
+	-o "$fake" "$here/fake_load.c" -ldl
+K=$tmp/kportreserve
+cat >"$K" <<EOF
+#!/bin/sh
+exec env LD_PRELOAD="\${LD_PRELOAD:+\$LD_PRELOAD }$fake" \\
+	KPR_FAKE_LOAD="$fs/load" \\
+	ASAN_OPTIONS="\$ASAN_OPTIONS:verify_asan_link_order=0" \\
+	"$tmp/asan/kportreserve" "\$@"
+EOF
+chmod +x "$K"
 t_true "make static builds a static binary" \
 	sh -c 'make -s -C "$1" OUTPUT="$2/static/" static &&
 	       "$2/static/kportreserve-static" --help >/dev/null &&
@@ -253,26 +273,84 @@ t "check - reads standard input" 1 \
 
 # --- load ----------------------------------------------------------------
 
-fs=$tmp/fs
+# First the fake itself: the tests below rely on it to refuse what the
+# kernel's load file refuses, with the same errno. feed BS TEXT: printf
+# TEXT into the fake load file in write()s of BS bytes, and print the
+# error of the one that failed, if one did.
+feed() {
+	printf "$2" | env LD_PRELOAD="$fake" KPR_FAKE_LOAD="$fs/load" \
+		dd of="$fs/load" bs="$1" iflag=fullblock conv=notrunc \
+		status=none 2>&1 | sed 's/^dd: .*: //'
+}
+fake_fs "$fs"
+{
+	feed 64 '1 /a'
+	feed 64 'generation x\n1 /a\n'
+	feed 64 'generation 2\n1 /a\n'
+	echo 1 >"$fs/lock"
+	feed 64 '1 /a\n'
+	echo 0 >"$fs/lock"
+	cat "$fs/policy"
+	feed 64 'generation 3\n1 /a\n'
+	cat "$fs/policy"
+	feed 5 '2 /b\n3 /c\n'
+	cat "$fs/policy"
+} >"$tmp/fake.out"
+want <<'EOF'
+Invalid argument
+Invalid argument
+Stale file handle
+Operation not permitted
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+1 /a
+Invalid argument
+2 /b
+EOF
+t_file "the fake load file refuses what the kernel's refuses" "$tmp/fake.out"
+
 fake_fs "$fs"
 want <<EOF
 loaded $tmp/good.pol: generation 3, rules 2, ports 101
 EOF
 t "load: exit 0 and the kernel's figures" 0 "$K" -s "$fs" load "$tmp/good.pol"
 want <"$tmp/good.pol"
-t_file "load wrote the file as it is" "$fs/policy"
+t_file "load wrote the file as it is" "$fs/load"
 
 : >"$tmp/empty.pol"
 want <<EOF
 loaded $tmp/empty.pol: generation 3, rules 2, ports 101
 EOF
 t "load of an empty file" 0 "$K" -s "$fs" load "$tmp/empty.pol"
-want </dev/null
-t_file "load of an empty file truncates the policy" "$fs/policy"
+echo | want
+t_file "load of an empty file writes a newline, the empty policy" "$fs/load"
+
+printf '7/udp /bin/x\n8/udp /bin/y' >"$tmp/no-newline.pol"
+want <<EOF
+loaded $tmp/no-newline.pol: generation 3, rules 2, ports 101
+EOF
+t "load of a file whose last line has no newline" 0 \
+	"$K" -s "$fs" load "$tmp/no-newline.pol"
+printf '7/udp /bin/x\n8/udp /bin/y\n' | want
+t_file "load added the newline that the kernel requires" "$fs/load"
 
 fake_fs "$fs"
-rm "$fs/policy"
-ln -s /dev/full "$fs/policy"
+n=$(wc -c <"$tmp/good.pol")
+want_err <<EOF
+kportreserve: $fs/load: short write: $((n / 2)) of $n bytes of $tmp/good.pol $(
+	)taken; check the policy in force with 'kportreserve status'
+EOF
+t "a short write to the load file: exit 5" 5 \
+	env KPR_FAKE_SHORT=1 "$K" -s "$fs" load "$tmp/good.pol"
+rm "$fs/load"
+want_err <<EOF
+kportreserve: $fs/load: No such file or directory (is the kernel older than this program?)
+EOF
+t "load without a load file: exit 5" 5 "$K" -s "$fs" load "$tmp/good.pol"
+
+fake_fs "$fs"
+rm "$fs/load"
+ln -s /dev/full "$fs/load"
 want_err <<EOF
 $tmp/bad.pol:2: port must be a number from 1 to 65535
 kportreserve: the kernel refused $tmp/bad.pol: $nospc; $kept
@@ -300,7 +378,7 @@ EOF
 t "load - reads standard input" 0 \
 	sh -c 'echo "7/udp /bin/x" | "$1" -s "$2" load -' sh "$K" "$fs"
 echo "7/udp /bin/x" | want
-t_file "load - wrote standard input" "$fs/policy"
+t_file "load - wrote standard input" "$fs/load"
 
 # --- status --------------------------------------------------------------
 
@@ -413,8 +491,8 @@ want <<'EOF'
 loaded the empty policy (no policy files): generation 3, rules 2, ports 101
 EOF
 t "load without policy files loads the empty policy" 0 "$K" -s "$fs" load
-want </dev/null
-t_file "load without policy files emptied the policy" "$fs/policy"
+echo | want
+t_file "load without policy files emptied the policy" "$fs/load"
 want <<'EOF'
 policy files of generation 3: none, the empty policy
 
@@ -481,12 +559,11 @@ t_true "the write counter builds" \
 fake_fs "$fs"
 rm -f "$tmp/writes"
 env LD_PRELOAD="$counter" KPR_COUNT_LOG="$tmp/writes" \
-	KPR_COUNT_PATH="$(cd "$fs" && pwd -P)/policy" \
-	ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" \
+	KPR_COUNT_PATH="$(cd "$fs" && pwd -P)/load" \
 	"$K" -s "$fs" load >/dev/null 2>&1
 want <<EOF
 open
-write $(wc -c <"$fs/policy")
+write $(wc -c <"$fs/load")
 close
 EOF
 t_file "load wrote the assembled policy in one write()" "$tmp/writes"
@@ -551,6 +628,13 @@ want <<'EOF'
 8000-8099 /opt/app/bin/server
 EOF
 t_file "add wrote the canonical policy with the rule" "$fs/policy"
+want <<'EOF'
+generation 3
+80/tcp /usr/sbin/nginx
+443/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "add loaded it only for the generation it read" "$fs/load"
 want <<'EOF'
 already in the policy: 443/tcp /usr/sbin/nginx
 EOF
@@ -642,24 +726,11 @@ EOF
 t "del with qualifiers" 0 \
 	"$K" -s "$fs" del 25/tcp /usr/sbin/exim uid=0 gid=8
 
-# The conditional load of the kernel's policy file, faked for plain files
-# (tests/fake_conditional.c): an O_RDWR descriptor of $fs/policy commits
-# at close() only if the generation in $fs/stats is still the one at
-# open(), and fails with ESTALE otherwise; it fails with EPERM while
-# $fs/lock holds 1.
-fake=$tmp/fake_conditional.so
-t_true "the fake conditional load builds" \
-	${CC:-cc} -shared -fPIC -O2 -Wall -Wextra -Werror -U_FORTIFY_SOURCE \
-	-o "$fake" "$here/fake_conditional.c" -ldl
-# conditional CMD...: run CMD with the fake preloaded; ASan must then
-# accept a library loaded before its own.
-conditional() {
-	env LD_PRELOAD="$fake" KPR_FAKE_POLICY="$fs/policy" \
-		ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" "$@"
-}
-
-# A concurrent load: the hook loads another policy (and bumps the
-# generation, as the kernel would) between the edit's read and its write.
+# The conditional load: the fake load file refuses a text whose generation
+# line is not the generation in $fs/stats with ESTALE, and any text with
+# EPERM while $fs/lock holds 1. A concurrent load: the hook loads another
+# policy (and bumps the generation, as the kernel would) between the
+# edit's read and its write.
 cat >"$tmp/other-admin.sh" <<'EOF'
 #!/bin/sh
 # other-admin.sh FS ONCE: load a policy with one more rule, as a second
@@ -682,7 +753,7 @@ want_err <<EOF
 $again; trying again
 EOF
 t "an edit overtaken by another load (ESTALE) is retried" 0 \
-	conditional env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 1" \
+	env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 1" \
 	"$K" -s "$fs" add 443/tcp /usr/sbin/nginx
 want <<'EOF'
 80/tcp /usr/sbin/nginx
@@ -700,7 +771,7 @@ for n in 1 2 3 4 5 6 7 8 9; do echo "$again; trying again"; done >"$tmp/racing"
 	echo "kportreserve: gave up after 10 attempts; nothing was loaded"
 } | want_err
 t "an edit that keeps racing gives up: exit 4" 4 \
-	conditional env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 0" \
+	env KPORTRESERVE_TEST_BEFORE_WRITE="sh $tmp/other-admin.sh $fs 0" \
 	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx
 {
 	printf '80/tcp /usr/sbin/nginx\n8000-8099 /opt/app/bin/server\n'
@@ -710,12 +781,48 @@ t "an edit that keeps racing gives up: exit 4" 4 \
 } | want
 t_file "the racing edit loaded nothing" "$fs/policy"
 
+# A load while the edit reads the policy: the policy file is a FIFO, whose
+# writer, once the edit has opened it, bumps the generation and puts a
+# plain file with the same policy in its place for the next attempt, and
+# only then gives the text. The edit sees the generation move across its
+# read and starts over.
+fake_fs "$fs"
+cp "$fs/policy" "$tmp/policy"
+rm "$fs/policy"
+mkfifo "$fs/policy"
+{
+	sed 's/^generation .*/generation 4/' "$fs/stats" >"$fs/stats.new"
+	mv "$fs/stats.new" "$fs/stats"
+	cp "$tmp/policy" "$fs/policy.new"
+	mv "$fs/policy.new" "$fs/policy"
+	cat "$tmp/policy"
+} >"$fs/policy" &
+writer=$!
+want <<'EOF'
+added: 1 /x
+EOF
+want_err <<EOF
+$again; trying again
+EOF
+t "an edit whose policy was replaced while it read it starts over" 0 \
+	"$K" -s "$fs" add 1 /x
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+want <<'EOF'
+generation 4
+1 /x
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "the edit started over loaded the policy of the new generation" \
+	"$fs/load"
+
 fake_fs "$fs"
 want <<'EOF'
 deleted: 80/tcp /usr/sbin/nginx
 EOF
 t "del through the fake conditional load" 0 \
-	conditional "$K" -s "$fs" del 80/tcp /usr/sbin/nginx
+	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx
 want <<'EOF'
 8000-8099 /opt/app/bin/server
 EOF
@@ -724,9 +831,9 @@ want <<'EOF'
 deleted: 8000-8099 /opt/app/bin/server
 EOF
 t "del of the last rule" 0 \
-	conditional "$K" -s "$fs" del 8000-8099 /opt/app/bin/server
-want </dev/null
-t_file "del of the last rule loads the empty policy" "$fs/policy"
+	"$K" -s "$fs" del 8000-8099 /opt/app/bin/server
+printf 'generation 3\n\n' | want
+t_file "del of the last rule loads the empty policy" "$fs/load"
 
 fake_fs "$fs"
 rm "$fs/policy"
@@ -736,10 +843,17 @@ EOF
 t "add without a policy file: exit 5" 5 "$K" -s "$fs" add 1 /x
 fake_fs "$fs"
 rm "$fs/stats"
-want <<'EOF'
-added: 1 /x
+want_err <<EOF
+kportreserve: $fs/stats: No such file or directory
 EOF
-t "add needs no stats file" 0 "$K" -s "$fs" add 1 /x
+t "add without a stats file: exit 5, as it has no generation" 5 \
+	"$K" -s "$fs" add 1 /x
+printf 'rules 2\nports 101\n' >"$fs/stats"
+want_err <<EOF
+kportreserve: $fs/stats: no generation, which add and del need
+EOF
+t "add when the stats file has no generation: exit 5" 5 \
+	"$K" -s "$fs" add 1 /x
 # The lock, set before the edit or during it, as the kernel refuses it.
 locked="the kernel refused the new policy: the policy is locked until reboot"
 fake_fs "$fs"
@@ -747,23 +861,23 @@ echo 1 >"$fs/lock"
 want_err <<EOF
 kportreserve: $locked
 EOF
-t "add while locked: exit 3" 3 conditional "$K" -s "$fs" add 1 /x
+t "add while locked: exit 3" 3 "$K" -s "$fs" add 1 /x
 want <<'EOF'
 already in the policy: 80/tcp /usr/sbin/nginx
 EOF
 t "add of a rule already there while locked: exit 0" 0 \
-	conditional "$K" -s "$fs" add 80/tcp /usr/sbin/nginx
+	"$K" -s "$fs" add 80/tcp /usr/sbin/nginx
 want_err <<'EOF'
 kportreserve: no rule '1 /x' in the policy in force
 EOF
 t "del of a missing rule while locked: exit 1" 1 \
-	conditional "$K" -s "$fs" del 1 /x
+	"$K" -s "$fs" del 1 /x
 fake_fs "$fs"
 want_err <<EOF
 kportreserve: $locked
 EOF
 t "an edit that the lock overtook: exit 3" 3 \
-	conditional env KPORTRESERVE_TEST_BEFORE_WRITE="echo 1 >$fs/lock" \
+	env KPORTRESERVE_TEST_BEFORE_WRITE="echo 1 >$fs/lock" \
 	"$K" -s "$fs" add 1 /x
 want <<'EOF'
 80/tcp /usr/sbin/nginx

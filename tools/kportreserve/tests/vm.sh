@@ -186,15 +186,16 @@ expect_policy "the old policy stays in force" "$P1"
 	not_ok "a refused load loads nothing" "generation $(gen), was $g"
 printf '1/tcp /bin/a\n2/tcp /bin/b\n3/tcp relative' >"$T/bad-last"
 run "$K" load "$T/bad-last"
-expect_err "a bad last line is refused at close" 3 \
+expect_err "a bad last line without a newline is refused" 3 \
 	"$T/bad-last:3: program must be an absolute path or <kernel>"
-expect_policy "the old policy stays in force after close fails" "$P1"
+expect_policy "the old policy stays in force after a bad last line" "$P1"
 
 # --- concurrent edits ----------------------------------------------------
 
-# add and del are conditional loads (O_RDWR): their close() fails with
-# ESTALE when another load came in between, and they start over.
-# other-admin ONCE: load the policy plus one rule, as a second
+# add and del are conditional loads: what they write to the load file
+# starts with the generation of the policy they edited, and the write()
+# fails with ESTALE when another load came in between; then they start
+# over. other-admin ONCE: load the policy plus one rule, as a second
 # administrator would; with ONCE=1 only the first time.
 cat >"$T/other-admin" <<EOF
 [ "\$1" = 1 ] && [ -e "$T/done" ] && exit 0
@@ -203,7 +204,7 @@ n=\$(cat "$T/n" 2>/dev/null || echo 0)
 n=\$((n + 1))
 echo \$n >"$T/n"
 { cat "$FS/policy"; echo "\$((9000 + n))/udp /usr/bin/other"; } >"$T/next"
-cat "$T/next" >"$FS/policy"
+"$K" load "$T/next" >/dev/null
 EOF
 g=$(gen)
 run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 1" \
@@ -303,6 +304,18 @@ if grep -Eq '^7777/tcp +[1-9][0-9]* +0 +[0-9]+ +/bin/busybox$' "$T/out"; then
 else
 	not_ok "status shows the denial" "$out"
 fi
+
+# --- a last line without a newline ---------------------------------------
+
+# The kernel's load file takes only text that ends with a newline; the
+# command adds the one a file's last line lacks.
+printf '1/tcp /bin/a\n2/udp /bin/b' >"$T/no-newline"
+g=$(gen)
+run "$K" load "$T/no-newline"
+expect "load of a file whose last line has no newline" 0 \
+	"loaded $T/no-newline: generation $((g + 1)), rules 2, ports 2"
+expect_policy "the last line without a newline is in force" "1/tcp /bin/a
+2/udp /bin/b"
 
 # --- back to the empty policy --------------------------------------------
 

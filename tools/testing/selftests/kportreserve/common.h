@@ -66,6 +66,7 @@ struct kpr_sockaddr_rxrpc {
 
 #define POLICY		"/sys/kernel/security/kportreserve/policy"
 #define KPR_FS		"/sys/kernel/security/kportreserve"
+#define LOAD		KPR_FS "/load"
 #define STATS		KPR_FS "/stats"
 #define MODE		KPR_FS "/mode"
 #define LOCK		KPR_FS "/lock"
@@ -734,18 +735,61 @@ static inline int write_all(int fd, const char *text, size_t len)
 	return 0;
 }
 
-/* Replace the policy; returns 0 or -errno from write() or close(). */
+/*
+ * Replace the policy through "load": the whole text in one write(), which
+ * puts it in force or says why not. An empty write() loads nothing, so
+ * the empty policy goes as "\n". Returns 0 or the -errno of open() or
+ * write(); -EIO for a close() that fails, which it never should.
+ */
 static inline int load_policy(const char *text)
 {
-	int fd = open(POLICY, O_WRONLY | O_TRUNC);
-	int err;
+	size_t len = strlen(text);
+	int fd = open(LOAD, O_WRONLY);
+	ssize_t n;
+	int err = 0;
 
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, text, strlen(text));
-	if (close(fd) && !err)
+	if (!len) {
+		text = "\n";
+		len = 1;
+	}
+	n = write(fd, text, len);
+	if (n < 0)
 		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -EIO;
 	return err;
+}
+
+/* What cat_policy() returns for a close() that failed. */
+#define CLOSE_FAILED	1
+
+/*
+ * Write TEXT to the policy file as "cat FILE > policy" does: opened with
+ * O_TRUNC, in write()s of CHUNK bytes (all at once for 0), stopping at
+ * the first that fails, then closed. The policy is put in force when the
+ * last reference to the open file goes, which close() is here, and which
+ * has nothing to report. Returns 0, the -errno of open() or of the first
+ * write() that failed, or CLOSE_FAILED when close() failed.
+ */
+static inline int cat_policy(const char *text, size_t chunk)
+{
+	size_t len = strlen(text), n;
+	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (!chunk)
+		chunk = len;
+	for (; len && !err; text += n, len -= n) {
+		n = len < chunk ? len : chunk;
+		err = write_all(fd, text, n);
+	}
+	return close(fd) ? CLOSE_FAILED : err;
 }
 
 /* The whole content of a file, NUL-terminated; free() it. NULL if absent. */
@@ -875,6 +919,46 @@ static inline int write_without_mac_admin(const char *path, const char *text)
 		_exit(write(fd, text, strlen(text)) < 0 ? errno : 0);
 	}
 	return wait_exit(pid);
+}
+
+/*
+ * A reader of the kernel log from now on, past the records logged so far,
+ * for kmsg_since(); -1 if there is none.
+ */
+static inline int kmsg_mark(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Whether a record logged since kmsg_mark() gave FD holds NEEDLE: what a
+ * test caused, not what an earlier one did. Closes FD.
+ */
+static inline bool kmsg_since(int fd, const char *needle)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	while (!found && (n = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		if (n < 0) {
+			if (errno == EPIPE)
+				continue;	/* overwritten records */
+			break;			/* EAGAIN: no more */
+		}
+		rec[n] = '\0';
+		found = !!strstr(rec, needle);
+	}
+	close(fd);
+	return found;
 }
 
 static inline long long stat_value(const char *name)

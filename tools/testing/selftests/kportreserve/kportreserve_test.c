@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kportreserve selftests: the bind hook and the policy file, in a booted
- * kernel with kportreserve enabled.
+ * kportreserve selftests: the bind hook and the files that load a policy
+ * ("policy" and "load"), in a booted kernel with kportreserve enabled.
  *
  * Program identity is the executable's path, so the test copies itself to
  * several paths and runs the copies, with "--bind ...", as the programs a
@@ -1392,7 +1392,7 @@ TEST_F(identity, file_from_foreign_mount_namespace_is_unlisted)
 	EXPECT_EQ(0, wait_exit(holder));
 }
 
-/* ---- loading through the real file ---- */
+/* ---- loading through the real files ---- */
 
 #define GOOD_POLICY "23000/tcp " OWNER "\n"
 
@@ -1420,6 +1420,11 @@ static void assert_good_policy(struct __test_metadata *_metadata)
 	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23001, ""));
 }
 
+/*
+ * Through "load", every bad policy fails its write(). Through "policy",
+ * the write() that carries a bad line fails, and a text cut short in a
+ * line fails no write() but is refused at the close all the same.
+ */
 TEST_F(load, every_error_class_keeps_policy)
 {
 	static const char *const bad[] = {
@@ -1427,13 +1432,19 @@ TEST_F(load, every_error_class_keeps_policy)
 		"80 relative\n", "80\n", "80 /a /b\n", "80 /a\\q\n",
 		"80 /a\\000\n", "23001 /a\nbad\n", "23001 /a\n80 /a extra",
 	};
+	long long gen = stat_value("generation");
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		bool whole = bad[i][strlen(bad[i]) - 1] == '\n';
+
 		TH_LOG("policy %zu: %s", i, bad[i]);
 		EXPECT_EQ(-EINVAL, load_policy(bad[i]));
 		assert_good_policy(_metadata);
+		EXPECT_EQ(whole ? -EINVAL : 0, cat_policy(bad[i], 0));
+		assert_good_policy(_metadata);
 	}
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
 /* ---- loads and binds under fault injection ---- */
@@ -1617,39 +1628,69 @@ TEST_F_TIMEOUT(load, faults_lose_nothing, 300)
 		umount(DEBUGFS);
 }
 
+/* Through either file, a NUL byte fails the write() that carries it. */
 TEST_F(load, nul_byte_keeps_policy)
 {
+	long long gen = stat_value("generation");
 	int fd = open(POLICY, O_WRONLY | O_TRUNC);
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EINVAL, write_all(fd, "23001 /a\0\n", 10));
-	EXPECT_EQ(-1, close(fd));
+	EXPECT_EQ(0, close(fd));
 	assert_good_policy(_metadata);
+	fd = open(LOAD, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, write_all(fd, "23001 /a\0\n", 10));
+	EXPECT_EQ(0, close(fd));
+	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
+/*
+ * A bad line fails the write() that carries it, and every later write()
+ * to the same open file: a lost write would splice the lines around it.
+ * The close() has nothing to say, and loads nothing, not even the lines
+ * before the bad one.
+ */
 TEST_F(load, bad_line_in_later_write)
 {
+	long long gen = stat_value("generation");
 	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	int kmsg = kmsg_mark();
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, write_all(fd, "23001 /a\n", 9));
 	EXPECT_EQ(-EINVAL, write_all(fd, "23002 b\n", 8));
-	/* Every later write fails too, and so does close(). */
+	EXPECT_TRUE(kmsg_since(kmsg, "kportreserve: policy line 2: "));
 	EXPECT_EQ(-EINVAL, write_all(fd, "23003 /c\n", 9));
-	EXPECT_EQ(-1, close(fd));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, close(fd));
 	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
-TEST_F(load, bad_unterminated_last_line_fails_close)
+/*
+ * A text that does not end with a newline was cut short: it is refused
+ * at the close, whether its last line would parse or not, and close()
+ * returns 0 all the same.
+ */
+TEST_F(load, unterminated_last_line_changes_nothing)
 {
-	int fd = open(POLICY, O_WRONLY | O_TRUNC);
+	static const char *const texts[] = {
+		"23001 /a\n23002", "23001 /a\n23002/tcp /b",
+	};
+	static const char cut[] =
+		"policy line 2 has no newline: its writer stopped in the middle of it";
+	long long gen = stat_value("generation");
+	size_t i;
+	int kmsg;
 
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, write_all(fd, "23001 /a\n23002", 14));
-	EXPECT_EQ(-1, close(fd));
-	EXPECT_EQ(EINVAL, errno);
-	assert_good_policy(_metadata);
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		kmsg = kmsg_mark();
+		EXPECT_EQ(0, cat_policy(texts[i], 0)) TH_LOG("%s", texts[i]);
+		EXPECT_TRUE(kmsg_since(kmsg, cut));
+		assert_good_policy(_metadata);
+	}
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
 TEST_F(load, old_policy_until_close)
@@ -1668,8 +1709,30 @@ TEST_F(load, old_policy_until_close)
 	EXPECT_EQ(EADDRINUSE, bind_as(IMPOSTOR, "4", "tcp", 23001, ""));
 }
 
-/* A child writes a new policy, then dies by @sig or exits without close(). */
-static void writer_dies(struct __test_metadata *_metadata, int sig)
+/* Lines in write()s of a few bytes load as the whole text in one does. */
+TEST_F(load, lines_in_pieces_load_whole)
+{
+	const char *text = "23001/tcp " OWNER "\n# a comment\n"
+			   "23002-23004/udp " SECOND " uid=0\n80 <kernel>\n";
+	char *whole, *pieces;
+
+	ASSERT_EQ(0, load_policy(text));
+	whole = read_policy();
+	ASSERT_EQ(0, load_policy(GOOD_POLICY));
+	ASSERT_EQ(0, cat_policy(text, 3));
+	pieces = read_policy();
+	EXPECT_STREQ(whole, pieces);
+	free(whole);
+	free(pieces);
+}
+
+/*
+ * A child opens the policy file and writes each of TEXTS (NULL-ended) in
+ * write()s of its own; then, holding the file, it dies by SIG, or for SIG
+ * 0 exits without close(). Its death is the last reference to go.
+ */
+static void writer_dies(struct __test_metadata *_metadata, int sig,
+			const char *const *texts)
 {
 	int ready[2];
 	char c;
@@ -1680,8 +1743,11 @@ static void writer_dies(struct __test_metadata *_metadata, int sig)
 	if (!pid) {
 		int fd = open(POLICY, O_WRONLY | O_TRUNC);
 
-		if (fd < 0 || write_all(fd, "23001 /x\n", 9))
+		if (fd < 0)
 			_exit(1);
+		for (; *texts; texts++)
+			if (write_all(fd, *texts, strlen(*texts)))
+				_exit(1);
 		if (!sig)
 			_exit(0);
 		if (write(ready[1], "r", 1) != 1)
@@ -1700,23 +1766,73 @@ static void writer_dies(struct __test_metadata *_metadata, int sig)
 	close(ready[0]);
 }
 
-TEST_F(load, writer_killed_by_sigkill_changes_nothing)
+/*
+ * A writer killed in the middle of a line, between two write()s of it,
+ * changes nothing: the kernel sees the text end without a newline, and
+ * does not load the lines before.
+ */
+static void killed_mid_line(struct __test_metadata *_metadata, int sig)
 {
-	writer_dies(_metadata, SIGKILL);
+	static const char *const texts[] = {
+		"23001 /x\n", "23002/tcp /y", NULL,
+	};
+	long long gen = stat_value("generation");
+	int kmsg = kmsg_mark();
+
+	writer_dies(_metadata, sig, texts);
+	EXPECT_TRUE(kmsg_since(kmsg,
+			       "kportreserve: policy line 2 has no newline"));
 	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
 }
 
-TEST_F(load, writer_killed_by_sigterm_changes_nothing)
+TEST_F(load, writer_killed_by_sigkill_mid_line_changes_nothing)
 {
-	writer_dies(_metadata, SIGTERM);
-	assert_good_policy(_metadata);
+	killed_mid_line(_metadata, SIGKILL);
+}
+
+TEST_F(load, writer_killed_by_sigterm_mid_line_changes_nothing)
+{
+	killed_mid_line(_metadata, SIGTERM);
+}
+
+/*
+ * A writer killed between two lines loads the lines it wrote, exactly
+ * those: the kernel cannot tell that from a writer that meant the
+ * shorter policy, since a signal says nothing about the writer's plans.
+ */
+static void killed_between_lines(struct __test_metadata *_metadata, int sig)
+{
+	static const char *const texts[] = {
+		"23001 /x\n", "23002/tcp /y\n", NULL,
+	};
+	long long gen = stat_value("generation");
+	char *back;
+
+	writer_dies(_metadata, sig, texts);
+	back = read_policy();
+	EXPECT_STREQ("23001 /x\n23002/tcp /y\n", back);
+	free(back);
+	EXPECT_EQ(gen + 1, stat_value("generation"));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23000, ""));
+}
+
+TEST_F(load, writer_killed_by_sigkill_between_lines_loads_them)
+{
+	killed_between_lines(_metadata, SIGKILL);
+}
+
+TEST_F(load, writer_killed_by_sigterm_between_lines_loads_them)
+{
+	killed_between_lines(_metadata, SIGTERM);
 }
 
 TEST_F(load, writer_exiting_without_close_commits)
 {
+	static const char *const texts[] = { "23001 /x\n", NULL };
 	char *back;
 
-	writer_dies(_metadata, 0);
+	writer_dies(_metadata, 0, texts);
 	back = read_policy();
 	EXPECT_STREQ("23001 /x\n", back);
 	free(back);
@@ -1827,20 +1943,32 @@ TEST_F_TIMEOUT(load, big_policy_with_busybox_cat, 300)
 	unlink(file);
 }
 
-TEST_F(load, unprivileged_user_cannot_write)
+/* Open PATH with FLAGS as uid and gid 65534; returns 0 or the errno. */
+static int open_as_nobody(const char *path, int flags)
 {
 	pid_t pid = fork();
 
 	if (!pid) {
 		if (setgid(65534) || setuid(65534))
 			_exit(USAGE);
-		_exit(open(POLICY, O_WRONLY | O_TRUNC) < 0 ? errno : 0);
+		_exit(open(path, flags) < 0 ? errno : 0);
 	}
-	EXPECT_EQ(EACCES, wait_exit(pid));
+	return wait_exit(pid);
+}
+
+TEST_F(load, unprivileged_user_cannot_write)
+{
+	EXPECT_EQ(EACCES, open_as_nobody(POLICY, O_WRONLY | O_TRUNC));
+	EXPECT_EQ(EACCES, open_as_nobody(LOAD, O_WRONLY));
 	assert_good_policy(_metadata);
 }
 
-TEST_F(load, root_in_user_namespace_cannot_write)
+/*
+ * Open PATH for writing as root in a user namespace of its own, whose
+ * uid 0 is the real root: 0 when the open file took TEXT, else the errno
+ * of the call that failed.
+ */
+static int write_in_user_namespace(const char *path, const char *text)
 {
 	pid_t pid = fork();
 
@@ -1852,29 +1980,268 @@ TEST_F(load, root_in_user_namespace_cannot_write)
 		fd = open("/proc/self/uid_map", O_WRONLY);
 		if (fd < 0 || write(fd, "0 0 1", 5) != 5 || close(fd))
 			_exit(USAGE);
-		fd = open(POLICY, O_WRONLY | O_TRUNC);
-		if (fd >= 0) {
-			write_all(fd, "23001 /x\n", 9);
-			close(fd);
-			_exit(0);
-		}
-		_exit(errno);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			_exit(errno);
+		_exit(write_all(fd, text, strlen(text)) ? errno : 0);
 	}
-	EXPECT_EQ(EPERM, wait_exit(pid));
+	return wait_exit(pid);
+}
+
+TEST_F(load, root_in_user_namespace_cannot_write)
+{
+	EXPECT_EQ(EPERM, write_in_user_namespace(POLICY, "23001 /x\n"));
+	EXPECT_EQ(EPERM, write_in_user_namespace(LOAD, "23001 /x\n"));
 	assert_good_policy(_metadata);
+}
+
+/* The permission bits of PATH, or -1. */
+static int mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (int)(st.st_mode & 07777);
 }
 
 TEST_F(load, policy_file_modes)
 {
-	struct stat st;
-
-	ASSERT_EQ(0, stat(POLICY, &st));
-	EXPECT_EQ(0600, st.st_mode & 07777);
-	ASSERT_EQ(0, stat(STATS, &st));
-	EXPECT_EQ(0444, st.st_mode & 07777);
-	/* The mode lets root in; without CAP_MAC_ADMIN root is refused. */
+	EXPECT_EQ(0600, mode_of(POLICY));
+	EXPECT_EQ(0200, mode_of(LOAD));
+	EXPECT_EQ(0444, mode_of(STATS));
+	/* The modes let root in; without CAP_MAC_ADMIN root is refused. */
 	EXPECT_EQ(EPERM, write_without_mac_admin(POLICY, "23001 /x\n"));
+	EXPECT_EQ(EPERM, write_without_mac_admin(LOAD, "23001 /x\n"));
 	assert_good_policy(_metadata);
+}
+
+/* ---- the load file: a whole policy in one write() ---- */
+
+#define NEW_POLICY	"23001/tcp " OWNER "\n"
+
+/* The policy in force reads back as TEXT, and is of generation GEN. */
+static void assert_policy_is(struct __test_metadata *_metadata,
+			     const char *text, long long gen)
+{
+	char *back = read_policy();
+
+	EXPECT_STREQ(text, back);
+	free(back);
+	EXPECT_EQ(gen, stat_value("generation"));
+}
+
+/*
+ * The write() puts the policy in force before it returns, not the close.
+ * A second write() on the same open file would be the rest of a policy
+ * that did not fit in the first: it fails, and nothing changes.
+ */
+TEST_F(load, load_file_takes_one_write)
+{
+	static const char twice[] =
+		"kportreserve: policy written to load in more than one write(); policy unchanged";
+	long long gen = stat_value("generation");
+	int fd = open(LOAD, O_WRONLY), kmsg;
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ((ssize_t)strlen(NEW_POLICY),
+		  write(fd, NEW_POLICY, strlen(NEW_POLICY)));
+	assert_policy_is(_metadata, NEW_POLICY, gen + 1);
+	kmsg = kmsg_mark();
+	EXPECT_EQ(-1, write(fd, GOOD_POLICY, strlen(GOOD_POLICY)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_TRUE(kmsg_since(kmsg, twice));
+	EXPECT_EQ(0, close(fd));
+	assert_policy_is(_metadata, NEW_POLICY, gen + 1);
+}
+
+/* A text that does not end with a newline may be cut short: refused. */
+TEST_F(load, load_file_refuses_text_without_newline)
+{
+	static const char cut[] =
+		"kportreserve: policy written to load does not end with a newline";
+	long long gen = stat_value("generation");
+	int kmsg = kmsg_mark();
+
+	EXPECT_EQ(-EINVAL, load_policy("23001/tcp " OWNER));
+	EXPECT_TRUE(kmsg_since(kmsg, cut));
+	EXPECT_EQ(-EINVAL, load_policy(NEW_POLICY "23002/tcp " OWNER));
+	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
+}
+
+/*
+ * An empty write() loads nothing; the empty policy is written as a
+ * newline.
+ */
+TEST_F(load, load_file_empty_write_and_empty_policy)
+{
+	long long gen = stat_value("generation");
+	int fd = open(LOAD, O_WRONLY);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, write(fd, "", 0));
+	EXPECT_EQ(0, close(fd));
+	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
+
+	fd = open(LOAD, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(1, write(fd, "\n", 1));
+	assert_policy_is(_metadata, "", gen + 1);
+	EXPECT_EQ(0, close(fd));
+	EXPECT_EQ(0, stat_value("rules"));
+	EXPECT_EQ(0, bind_as(IMPOSTOR, "4", "tcp", 23000, ""));
+}
+
+/*
+ * The file is written, once, from its start: it cannot be read, and
+ * offsets are refused, not ignored. The refused calls took nothing: the
+ * one write() is still to come.
+ */
+TEST_F(load, load_file_open_modes_and_offsets)
+{
+	long long gen = stat_value("generation");
+	int fd;
+
+	fd = open(LOAD, O_RDWR);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+	fd = open(LOAD, O_RDONLY);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+
+	fd = open(LOAD, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pwrite(fd, NEW_POLICY, strlen(NEW_POLICY), 0));
+	EXPECT_EQ(ESPIPE, errno);
+	assert_policy_is(_metadata, GOOD_POLICY, gen);
+	EXPECT_EQ((ssize_t)strlen(NEW_POLICY),
+		  write(fd, NEW_POLICY, strlen(NEW_POLICY)));
+	EXPECT_EQ(0, close(fd));
+	assert_policy_is(_metadata, NEW_POLICY, gen + 1);
+}
+
+/*
+ * A bad line is named by its number in the text written, the generation
+ * line counted: the administrator finds it in the file that was loaded.
+ */
+TEST_F(load, load_file_names_the_bad_line)
+{
+	long long gen = stat_value("generation");
+	char text[256];
+	int kmsg;
+
+	kmsg = kmsg_mark();
+	EXPECT_EQ(-EINVAL, load_policy(NEW_POLICY "bad\n"));
+	EXPECT_TRUE(kmsg_since(kmsg, "kportreserve: policy line 2: "));
+	snprintf(text, sizeof(text), "generation %lld\n" NEW_POLICY "bad\n",
+		 gen);
+	kmsg = kmsg_mark();
+	EXPECT_EQ(-EINVAL, load_policy(text));
+	EXPECT_TRUE(kmsg_since(kmsg, "kportreserve: policy line 3: "));
+	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
+}
+
+/*
+ * "generation N" first: the policy replaces generation N only, and the
+ * line is no rule of it.
+ */
+TEST_F(load, load_file_loads_for_its_generation)
+{
+	long long gen = stat_value("generation");
+	char text[256];
+
+	snprintf(text, sizeof(text), "generation %lld\n" NEW_POLICY, gen);
+	EXPECT_EQ(0, load_policy(text));
+	assert_policy_is(_metadata, NEW_POLICY, gen + 1);
+	EXPECT_EQ(1, stat_value("rules"));
+}
+
+/*
+ * Another load came first, or the generation named was never in force:
+ * the write() fails with ESTALE, nothing changes, and the log says which
+ * generation is in force.
+ */
+TEST_F(load, load_file_stale_generation_fails_estale)
+{
+	long long gen = stat_value("generation");
+	char text[256], why[160];
+	int kmsg;
+
+	snprintf(text, sizeof(text), "generation %lld\n" NEW_POLICY, gen);
+	ASSERT_EQ(0, load_policy(GOOD_POLICY));
+	kmsg = kmsg_mark();
+	EXPECT_EQ(-ESTALE, load_policy(text));
+	snprintf(why, sizeof(why),
+		 "kportreserve: load for generation %lld, but generation %lld is in force; policy unchanged",
+		 gen, gen + 1);
+	EXPECT_TRUE(kmsg_since(kmsg, why));
+	assert_policy_is(_metadata, GOOD_POLICY, gen + 1);
+
+	snprintf(text, sizeof(text), "generation %lld\n" NEW_POLICY, gen + 2);
+	EXPECT_EQ(-ESTALE, load_policy(text));
+	assert_policy_is(_metadata, GOOD_POLICY, gen + 1);
+}
+
+/* A generation line that is not one fails like a bad line. */
+TEST_F(load, load_file_malformed_generation_fails)
+{
+	static const char *const bad[] = {
+		/* \040: a space and no number, spelled so checkpatch sees it */
+		"generation x\n", "generation\040\n", "generation -1\n",
+		"generation 1 2\n", "generation 1x\n",
+		"generation 99999999999999999999999\n",
+	};
+	long long gen = stat_value("generation");
+	char text[256];
+	size_t i;
+	int kmsg;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text), "%s" NEW_POLICY, bad[i]);
+		kmsg = kmsg_mark();
+		EXPECT_EQ(-EINVAL, load_policy(text)) TH_LOG("%s", bad[i]);
+		EXPECT_TRUE(kmsg_since(kmsg, "kportreserve: policy line 1: "));
+	}
+	assert_good_policy(_metadata);
+	EXPECT_EQ(gen, stat_value("generation"));
+}
+
+/*
+ * What cannot be read (EFAULT) or is larger than 16 MiB (E2BIG, before
+ * any byte is read) fails the write(), and nothing changes.
+ */
+TEST_F(load, load_file_refuses_what_it_cannot_take)
+{
+	const size_t big = (16 << 20) + 1;
+	long long gen = stat_value("generation");
+	void *bad, *huge;
+	int fd;
+
+	bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, bad);
+	fd = open(LOAD, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, write(fd, bad, 10));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, close(fd));
+
+	huge = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, huge);
+	fd = open(LOAD, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, write(fd, huge, big));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(0, close(fd));
+	munmap(huge, big);
+	munmap(bad, 4096);
+	assert_policy_is(_metadata, GOOD_POLICY, gen);
 }
 
 /* ---- counters ---- */
