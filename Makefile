@@ -16,7 +16,7 @@ export KVER
 WB := tools/workbench
 
 .PHONY: all deps graft kunit kernel kernel-debug print-kernel selftest \
-	selftest-debug upstream bench demo shell lint docs fuzz admin patches mutants \
+	selftest-debug upstream bench demo shell lint docs fuzz admin patches mutants stages \
 	workbench e2e check deb clean help
 
 all: check
@@ -66,6 +66,12 @@ shell: deps
 
 lint: deps
 	@$(WB)/lint.sh
+
+# Each stage of the LSM split into patches (tools/workbench/series),
+# built from the plain test kernel and booted with the selftests of what
+# it has (build/stages-$(KVER)).
+stages: deps
+	@$(WB)/stages.sh
 
 # The git format-patch series against pristine Linux, checked with
 # checkpatch.pl --strict and git am (build/patches-$(KVER)).

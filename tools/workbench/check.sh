@@ -6,10 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 
 # A stage is "[KVER:]SCRIPT [ARGS]". Linux 7.2, the series' base, gets
-# every lane: the distribution-shaped plain kernel (lint builds it) and
+# every lane: the distribution-shaped plain kernel (lint builds it), the
+# stages of the split LSM built from it (stages.sh), and
 # the debug kernel. Linux 6.12, its backport, gets the plain kernel's
 # KUnit and selftests.
-stages=(lint docs fuzz admin selftest upstream workbench "kunit vm"
+stages=(lint docs fuzz admin selftest upstream stages workbench "kunit vm"
 	"selftest debug" patches "6.12:kunit vm plain" "6.12:selftest")
 
 # The kernels that later stages need are built in the background, at the

@@ -10,12 +10,15 @@
 #   2 the inet_reserved_port hook: compile security/security.c and the
 #     allocators that call the hook
 #   3 its use in sunrpc and 9p: compile the two files
-#   4 the LSM and its glue: configure again, now that its Kconfig is
-#     there, and compile security/kportreserve/
-#   5 the KUnit tests: compile lib/kunit-tests/
-#   6 the selftests: build them with their Makefile
-#   7 kportreserve(8): build it with its Makefile
-#   8 the admin guide: kernel-doc -Wall on the sources, docutils on it
+#   4-9 the LSM, one concern a patch (core, audit, boot policy, mode
+#     and lock, denials, automatic assignment): configure again, now that
+#     its Kconfig is there, compile security/kportreserve/ and link it on
+#     its own, which must leave no kpr_ symbol undefined: a call put in
+#     before the patch that adds its callee compiles, but does not link
+#  10 the KUnit tests: compile lib/kunit-tests/
+#  11 the selftests: build them with their Makefile
+#  12 kportreserve(8): build it with its Makefile
+#  13 the admin guide: kernel-doc -Wall on the sources, docutils on it
 # Objects go to build/patch-build-KVER, kept from patch to patch.
 . "$(dirname "$0")/lib.sh"
 
@@ -57,28 +60,33 @@ case $n in
 		objs+=(net/sunrpc/xprtsock.o)
 	pmake "${objs[@]}"
 	;;
-4)
+[4-9])
 	configure
 	grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$out/.config" ||
-		die "patch 4: CONFIG_SECURITY_KPORTRESERVE did not stick"
+		die "patch $n: CONFIG_SECURITY_KPORTRESERVE did not stick"
 	pmake security/kportreserve/
+	ld -r -z noexecstack --whole-archive "$out/security/kportreserve/built-in.a" \
+		-o "$out/kportreserve-alone.o"
+	undefined=$(nm -u "$out/kportreserve-alone.o" | awk '$2 ~ /^kpr_/ { print $2 }')
+	[ -z "$undefined" ] ||
+		die "patch $n: security/kportreserve/ calls what it does not define:" $undefined
 	;;
-5)
+10)
 	grep -qx 'CONFIG_SECURITY_KPORTRESERVE_KUNIT_TEST=y' "$out/.config" ||
-		die "patch 5: the KUnit tests are not configured"
+		die "patch 10: the KUnit tests are not configured"
 	pmake lib/kunit-tests/
 	[ -f "$out/lib/kunit-tests/kportreserve_policy_kunit.o" ] ||
-		die "patch 5: lib/kunit-tests was not built"
+		die "patch 10: lib/kunit-tests was not built"
 	;;
-6)
+11)
 	mkdir -p "$out/selftests"
 	make -s -C "$tree/tools/testing/selftests/kportreserve" \
 		OUTPUT="$out/selftests" CC="${CCACHE}gcc"
 	;;
-7)
+12)
 	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc"
 	;;
-8)
+13)
 	rst='import docutils.core, sys
 docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
 	settings_overrides={"report_level": 2, "halt_level": 5})'

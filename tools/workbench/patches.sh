@@ -243,8 +243,37 @@ glue 0002
 glue_message 0002 |
 	commit "SUNRPC, 9p: skip reserved ports when choosing a privileged port"
 
-ours security/kportreserve
-glue 0003
+# The LSM, one concern a patch (tools/workbench/series/KVER): the core,
+# then audit, the boot policy, mode and lock, denials and automatic
+# assignment. The stages are taken from our final tree by applying the
+# series' patches in reverse, 06 down to 02; what is left is the core.
+series_src=$snap/tree/tools/workbench/series/$KVER
+[ -d "$series_src" ] || die "no split of the LSM for $KVER in tools/workbench/series"
+mkdir -p "$snap/stage/security"
+cp -a "$snap/tree/security/kportreserve" "$snap/stage/security/"
+cp -a "$snap/tree/lib" "$snap/stage/"
+stage_patches=("$series_src"/[0-9][0-9]-*.patch)
+declare -A stage_tree
+for ((i = ${#stage_patches[@]} - 1; i >= 0; i--)); do
+	p=${stage_patches[i]}
+	n=$(basename "$p" .patch)
+	stage_tree[$n]=$snap/stage-$n
+	cp -a "$snap/stage" "${stage_tree[$n]}"
+	patch -s -R -p1 -F0 --no-backup-if-mismatch -d "$snap/stage" <"$p" ||
+		die "$(basename "$p") does not come off the tree: remake it (tools/workbench/series/$KVER/README)"
+done
+stage_tree[01-core]=$snap/stage
+
+# lsm_stage NAME: make security/kportreserve/ of the series that of stage
+# NAME, and stage the change.
+lsm_stage() {
+	rm -rf "$series/security/kportreserve"
+	cp -a "${stage_tree[$1]}/security/kportreserve" "$series/security/"
+	g -C "$series" add -A -f security/kportreserve
+}
+
+lsm_stage 01-core
+glue 0003 --exclude=include/uapi/linux/audit.h
 maintainers security/kportreserve/
 commit "security: add the kportreserve LSM" <<'EOF'
 Local ports are handed out first come, first served. A service that
@@ -264,38 +293,116 @@ own them. Once a policy such as
     8000-8099    /opt/app/bin/server
     8080/tcp     /usr/bin/python3 uid=1000
 
-is written to /sys/kernel/security/kportreserve/policy, the socket_bind
-and sctp_bind_connect hooks let a bind() to a reserved port succeed only
-for the executables listed for it; every other program gets EADDRINUSE,
-as if the port were taken. A port without a rule costs one bit test.
+is in force, the socket_bind and sctp_bind_connect hooks let a bind() to
+a reserved port succeed only for the executables listed for it; every
+other program gets EADDRINUSE, as if the port were taken. A port
+without a rule costs one bit test. Rules cover TCP, UDP and SCTP, and
+uid= and gid= restrict one to a user or group.
 
-Rules cover TCP, UDP and SCTP, and uid= and gid= restrict one to a user
-or group. Through the inet_reserved_port hook of the previous patches,
-the kernel does not hand a reserved port out automatically either, nor
-pick it as a privileged source port for NFS, lockd or 9p. A policy can
-be built in and put in force before init runs
-(SECURITY_KPORTRESERVE_BOOT_POLICY), a permissive mode logs
-and counts instead of refusing, and a lock fixes the policy and the mode
-until reboot. Denials get an audit record type of their own (1427),
-which leaves the caller to the SYSCALL record of the event; policy
-loads, the mode and the lock use AUDIT_MAC_POLICY_LOAD, AUDIT_MAC_STATUS
-and AUDIT_MAC_CONFIG_CHANGE, as SELinux and IPE do. securityfs also has
-counters and the last offender of each port. A new policy is built
-aside and swapped in under RCU, so a bad line leaves the old one in
-force. It comes through one of two files: "load" takes a whole policy in
-one write() and returns the outcome from it, as SELinux's "load" and
-IPE's "new_policy" do, optionally only if a given generation is still in
+A policy comes through one of two files of
+/sys/kernel/security/kportreserve/. "load" takes a whole policy in one
+write() and returns the outcome from it, as SELinux's "load" and IPE's
+"new_policy" do, optionally only if a given generation is still in
 force; "policy" takes text of any length, for cat, parsed as it is
-written and committed when the last reference to the open file goes, as
-IMA's policy file is, and refuses text cut in the middle of a line.
+written and committed when the last reference to the open file goes,
+as IMA's policy file is, and refuses text cut in the middle of a line.
+Reading "policy" gives the policy in force in canonical form. A new
+policy is built aside and swapped in under RCU, so a bad line leaves
+the old one in force. "stats" gives the policy's generation and counts
+the binds checked, allowed and denied.
 
 The LSM gets the id LSM_ID_KPORTRESERVE and is counted in
-MAX_LSM_COUNT. SECURITY_KPORTRESERVE_KUNIT_TEST is used by the next
-patch, which adds the tests.
+MAX_LSM_COUNT. SECURITY_KPORTRESERVE_KUNIT_TEST is used by a later
+patch, which adds the tests. The patches that follow add audit records,
+a policy built into the kernel, a permissive mode and a lock, per-port
+denial figures, and keep reserved ports out of the kernel's own choice.
 
 kportreserve descends from Tetsuo Handa's KPortReserve RFC of 2013,
 which could not be merged while only one LSM could be active; it now
 stacks with the others.
+EOF
+
+lsm_stage 02-audit
+glue 0003 --include=include/uapi/linux/audit.h
+commit "kportreserve: audit denials and policy loads" <<'EOF'
+An administrator wants to know who was refused a reserved port, and an
+audit trail wants every change of policy with who made it.
+
+A denial is logged, rate-limited, with the port, the protocol, and the
+pid, command and executable of the caller, and gets an audit record of
+a type of its own, AUDIT_KPORTRESERVE_ACCESS (1427), numbered after the
+last type that Linux 7.2 takes. It carries what only kportreserve
+knows: the port, its protocol by number (as NETFILTER_PKT writes
+proto=, and as audit's tools read it), the address and whether the
+mode let the bind through; who made the call is in the SYSCALL record
+of the same event, as for Landlock's records.
+
+A policy load, and a load refused at commit, is recorded as
+AUDIT_MAC_POLICY_LOAD, as SELinux and IPE record theirs, with the
+sha256 of the policy's canonical text (the bytes a read of "policy"
+returns, so that sha256sum of the file gives it, as IPE names its
+policies) and the pid, auid and session of the process that loaded it.
+A "policy" file commits when its last reference goes, possibly after
+its writer's last system call on it, so the open file keeps the last
+writer to name.
+EOF
+
+lsm_stage 03-boot-policy
+commit "kportreserve: put a policy built into the kernel in force before init" <<'EOF'
+A policy that a service loads at boot leaves a window, from the first
+process to that service, in which any program can take a reserved port.
+SECURITY_KPORTRESERVE_BOOT_POLICY names a policy file that is built
+into the kernel and put in force at late_initcall time, before init
+runs, with the same parser and the same commit as a written policy. A
+bad boot policy is refused with the line named in the kernel log, and
+the kernel boots with no policy.
+EOF
+
+lsm_stage 04-mode-and-lock
+commit "kportreserve: permissive mode and a lock" <<'EOF'
+Deploying a policy on a running system is safer when its effect can be
+seen before it refuses anyone. In permissive mode (kportreserve.mode=
+on the command line, or "permissive" written to the "mode" file) a bind
+that the policy refuses succeeds, and is counted as would_deny, logged
+and audited with permissive=1. A change of mode is recorded as
+AUDIT_MAC_STATUS, in the form SELinux and IPE give theirs, and the mode
+is a word, as AppArmor's is: there is no third state to number.
+
+A lock (kportreserve.lock=1, or "1" written to "lock") fixes the policy
+and the mode until reboot, as IMA's policy does when it cannot be
+written. On the command line it waits for the first policy in force:
+the boot policy, or the first one loaded when the kernel has none, so
+that it cannot lock the empty policy by accident. The lock is recorded
+as AUDIT_MAC_CONFIG_CHANGE.
+EOF
+
+lsm_stage 05-denials
+commit "kportreserve: per-port denial figures" <<'EOF'
+When a service fails to start with EADDRINUSE, the administrator's first
+question is who holds, or tried to take, its port; the counters of
+"stats" do not say. "denials" lists, for each reserved port and
+protocol that saw a denial, how many binds were refused (and, in
+permissive mode, would have been), and the pid and executable of the
+last one.
+
+Any user can cause denials, so what they cost is bounded: an entry is a
+small fixed size, charged to the memory cgroup of the task denied, a
+port has at most one entry per protocol, and a policy load drops the
+entries of ports it no longer reserves. The file names other users'
+processes, so only root reads it.
+EOF
+
+lsm_stage 06-autobind
+commit "kportreserve: keep reserved ports out of the kernel's own choice" <<'EOF'
+socket_bind never sees a port that the kernel picks: bind() to port 0,
+listen() or connect() on an unbound socket, sendmsg() on an unbound UDP
+socket, and the privileged source ports that the RPC client and 9p
+choose for themselves. A reserved port handed out that way is taken as
+surely as one bound by number. Implement the inet_reserved_port hook
+that the network stack now asks beside ip_local_reserved_ports:
+kportreserve answers from the policy in force, for the socket's
+protocol, so the administrator's sysctl is neither read nor written, and
+a write to it reopens nothing.
 EOF
 
 # kunit.py takes a directory for --kunitconfig and reads .kunitconfig in
@@ -415,11 +522,20 @@ sendmsg(), out of the bind hook's sight; it stands on its own and is for
 the net tree and stable. Patch 2 adds the inet_reserved_port hook, which
 the network stack asks wherever it asks ip_local_reserved_ports, and
 patch 3 makes sunrpc and 9p ask it when they choose a privileged source
-port; these two are for the network and NFS maintainers. Patch 4 adds
-the LSM, its LSM id and audit record types, patch 5 its KUnit tests,
-patch 6 its selftests, patch 7 kportreserve(8), an admin command that
-shares the kernel's parser, and patch 8 the admin guide. Each patch
-builds on its own.
+port; these two are for the network and NFS maintainers. Patches 4 to 9
+add the LSM one concern at a time: the core (hooks, policy, the policy
+files), audit, a policy built into the kernel, permissive mode and the
+lock, per-port denial figures, and the use of patch 2's hook. Patch 10
+adds its KUnit tests, patch 11 its selftests, patch 12 kportreserve(8),
+an admin command that shares the kernel's parser, and patch 13 the admin
+guide. Each patch builds on its own, and each of patches 4 to 9 was
+booted and passed the selftests of what it adds.
+
+The KUnit suites live in lib/kunit-tests/, the place this project was
+asked to give them, rather than beside the code as Landlock and IPE
+keep theirs; they reach the functions they test through
+VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT, so that a kernel built
+without KUnit keeps them static.
 
 The series is against Linux $KVER.$sublevel as shipped in Debian's
 linux-source-$KVER. It was tested there with checkpatch.pl --strict,
@@ -479,7 +595,7 @@ EOF
 rm -rf "$out"
 mapfile -t files < <(g -C "$series" format-patch --cover-letter \
 	--cover-from-description=subject --abbrev=12 -o "$out" "$base..$branch")
-[ "${#files[@]}" = 9 ] || die "format-patch made ${#files[@]} files, not 9"
+[ "${#files[@]}" = 14 ] || die "format-patch made ${#files[@]} files, not 14"
 cover=${files[0]} patches=("${files[@]:1}")
 ! grep -q '\*\*\*' "$cover" || die "cover letter still has a placeholder"
 say "patches: series made ($((SECONDS - start)) s)"
@@ -529,6 +645,11 @@ for p in "${patches[@]}"; do
 		# -ENOSYS is how a task_prctl hook says "not mine" to the
 		# LSM framework, as cap_task_prctl() and yama_task_prctl() do.
 		ignore=ENOSYS ;;
+	*-kportreserve-audit-denials*|*-kportreserve-put-a-policy-built*|\
+	*-kportreserve-per-port-denial*|*-kportreserve-keep-reserved-ports*)
+		# New files in security/kportreserve/, which the LSM's
+		# MAINTAINERS entry covers since patch 4.
+		ignore=FILE_PATH_CHANGES ;;
 	esac
 	echo "== checkpatch $(basename "$p")" >>"$log"
 	if (cd "$pristine" && PATH=$cp_path scripts/checkpatch.pl --strict \
