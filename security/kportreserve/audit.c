@@ -26,7 +26,6 @@
 #include <linux/string.h>
 
 #include "audit.h"
-#include "control.h"
 
 /* A record of TYPE, or NULL when audit is off or out of memory. */
 static struct audit_buffer *record_start(int type)
