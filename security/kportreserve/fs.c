@@ -42,7 +42,8 @@
 
 /**
  * struct kpr_policy_file - one open of the "policy" file
- * @lock: serialises writes, reads and truncation on this open file
+ * @lock: serialises writes and truncation on this open file; readers only
+ *        read @text, which does not change once the file is open
  * @parser: parses what is written
  * @who: the last process that wrote or truncated, for the audit record
  *       of the load
