@@ -183,31 +183,29 @@ static void test_kpr_policy_reserves_sample(struct kunit *test)
 /**
  * struct autobind_case - a port the kernel considers picking on its own
  * @desc: name of the case
- * @protocol: the socket's protocol (IPPROTO_*)
+ * @space: the port space of the socket (enum inet_port_space)
  * @port: the candidate port
  * @reserved: whether the sample policy keeps it out of the choice
  */
 struct autobind_case {
 	const char *desc;
-	int protocol;
+	enum inet_port_space space;
 	u16 port;
 	bool reserved;
 };
 
 static const struct autobind_case autobind_cases[] = {
-	{ "tcp port, tcp socket", IPPROTO_TCP, 80, true },
-	{ "tcp port, mptcp socket", IPPROTO_MPTCP, 443, true },
-	{ "tcp port, udp socket", IPPROTO_UDP, 80, false },
-	{ "tcp port, sctp socket", IPPROTO_SCTP, 80, false },
-	{ "udp port, udp socket", IPPROTO_UDP, 5353, true },
-	{ "udp port, tcp socket", IPPROTO_TCP, 5353, false },
-	{ "sctp port, sctp socket", IPPROTO_SCTP, 9899, true },
-	{ "sctp port, tcp socket", IPPROTO_TCP, 9899, false },
-	{ "all protocols, udp socket", IPPROTO_UDP, 8099, true },
-	{ "tcp port, dccp socket", IPPROTO_DCCP, 80, true },
-	{ "no rule, dccp socket", IPPROTO_DCCP, 81, false },
-	{ "no rule, tcp socket", IPPROTO_TCP, 8100, false },
-	{ "port 0", IPPROTO_TCP, 0, false },
+	{ "tcp port, tcp space", INET_PORT_SPACE_TCP, 80, true },
+	{ "tcp port, udp space", INET_PORT_SPACE_UDP, 80, false },
+	{ "tcp port, sctp space", INET_PORT_SPACE_SCTP, 80, false },
+	{ "udp port, udp space", INET_PORT_SPACE_UDP, 5353, true },
+	{ "udp port, tcp space", INET_PORT_SPACE_TCP, 5353, false },
+	{ "sctp port, sctp space", INET_PORT_SPACE_SCTP, 9899, true },
+	{ "sctp port, tcp space", INET_PORT_SPACE_TCP, 9899, false },
+	{ "all protocols, udp space", INET_PORT_SPACE_UDP, 8099, true },
+	{ "all protocols, sctp space", INET_PORT_SPACE_SCTP, 8000, true },
+	{ "no rule, tcp space", INET_PORT_SPACE_TCP, 8100, false },
+	{ "port 0", INET_PORT_SPACE_TCP, 0, false },
 };
 
 static void autobind_case_desc(const struct autobind_case *c, char *desc)
@@ -217,16 +215,18 @@ static void autobind_case_desc(const struct autobind_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(autobind, autobind_cases, autobind_case_desc);
 
-/* A port is kept from the kernel's choice for the protocols of its rules. */
-static void test_kpr_autobind_reserves_cases(struct kunit *test)
+/* A port is kept from the kernel's choice in the spaces of its rules. */
+static void test_kpr_autobind_ports_cases(struct kunit *test)
 {
 	const struct autobind_case *c = test->param_value;
 	struct kpr_policy *pol = build(test, sample_policy);
+	const unsigned long *ports[INET_PORT_SPACES] = {};
+	enum inet_port_space space;
 
-	KUNIT_EXPECT_EQ(test, kpr_autobind_reserves(pol, c->protocol, c->port),
-			c->reserved);
-	KUNIT_EXPECT_FALSE(test, kpr_autobind_reserves(NULL, c->protocol,
-						       c->port));
+	kpr_autobind_ports(pol, ports);
+	for (space = 0; space < INET_PORT_SPACES; space++)
+		KUNIT_ASSERT_NOT_NULL(test, ports[space]);
+	KUNIT_EXPECT_EQ(test, test_bit(c->port, ports[c->space]), c->reserved);
 }
 
 /**
@@ -487,7 +487,7 @@ static void test_kpr_policy_digest(struct kunit *test)
 static struct kunit_case kpr_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(test_kpr_policy_allows_cases, match_gen_params),
 	KUNIT_CASE(test_kpr_policy_reserves_sample),
-	KUNIT_CASE_PARAM(test_kpr_autobind_reserves_cases, autobind_gen_params),
+	KUNIT_CASE_PARAM(test_kpr_autobind_ports_cases, autobind_gen_params),
 	KUNIT_CASE_PARAM(test_kpr_exe_may_change_cases, prctl_gen_params),
 	KUNIT_CASE(test_kpr_policy_allows_empty),
 	KUNIT_CASE(test_kpr_policy_build_full_range),

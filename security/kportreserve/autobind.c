@@ -6,69 +6,89 @@
  * listen() or connect() on an unbound socket, sendmsg() on an unbound UDP
  * socket, and the privileged source ports that the RPC client (NFS, lockd)
  * and 9p's privport over TCP choose for themselves. Every one of those
- * allocators asks inet_sk_is_local_reserved_port(), which asks the
- * inet_reserved_port hook beside ip_local_reserved_ports. kportreserve
- * answers from the policy in force, so the administrator's sysctl is
- * neither read nor written here, and a write to it reopens nothing.
+ * allocators skips the ports of a bitmap that the network stack folds from
+ * ip_local_reserved_ports and the reservations of kernel users (struct
+ * inet_port_reservation). kportreserve holds one reservation in the
+ * initial network namespace and makes it the policy's reserved ports at
+ * every load, so the allocators test no more than they did without it,
+ * the administrator's sysctl is neither read nor written here, and a
+ * write to it reopens nothing.
  */
+
+#define pr_fmt(fmt) "kportreserve: " fmt
 
 #include <kunit/visibility.h>
+#include <net/ip.h>
 #include <net/net_namespace.h>
-#include <net/sock.h>
 
 #include "autobind.h"
-#include "hooks.h"
+
+/* The reservation of kportreserve in init_net, once kpr_autobind_init() ran. */
+static struct inet_port_reservation kpr_reservation;
+static bool kpr_reservation_added __ro_after_init;
 
 /**
- * kpr_autobind_reserves() - tell whether the kernel must not pick a port
- * @pol: the policy in force, or NULL
- * @protocol: the socket's protocol (IPPROTO_*)
- * @port: the candidate port, in host order
+ * kpr_autobind_ports() - the ports a policy keeps out of each port space
+ * @pol: the policy
+ * @ports: receives, for each space of the network stack, the policy's
+ *         bitmap of the ports reserved for that protocol
  *
- * The protocols that have rules (kpr_ip_proto()) are kept off the ports
- * reserved for them; any other protocol is kept off every reserved port,
- * as its binds are not judged at all.
+ * The network stack's spaces are those of the policy's protocols: MPTCP
+ * shares TCP's space, as its rules are /tcp rules.
  *
- * Context: any context; under rcu_read_lock() when @pol is the policy in
- * force.
- * Return: true if @port must be skipped.
+ * Context: any context.
  */
-VISIBLE_IF_KUNIT bool kpr_autobind_reserves(const struct kpr_policy *pol,
-					    int protocol, u16 port)
+VISIBLE_IF_KUNIT void
+kpr_autobind_ports(const struct kpr_policy *pol,
+		   const unsigned long *ports[INET_PORT_SPACES])
 {
-	enum kpr_proto proto;
+	ports[INET_PORT_SPACE_TCP] = pol->reserved[KPR_PROTO_TCP];
+	ports[INET_PORT_SPACE_UDP] = pol->reserved[KPR_PROTO_UDP];
+	ports[INET_PORT_SPACE_SCTP] = pol->reserved[KPR_PROTO_SCTP];
+}
+EXPORT_SYMBOL_IF_KUNIT(kpr_autobind_ports);
 
-	if (!pol)
-		return false;
-	if (kpr_ip_proto(protocol, &proto))
-		return test_bit(port, pol->reserved[proto]);
-	return test_bit(port, pol->any);
+/**
+ * kpr_autobind_init() - start keeping reserved ports out of the kernel's choice
+ *
+ * Called at late_initcall, before the boot policy: the network stack's
+ * sysctls are set up by then.
+ *
+ * Context: process context.
+ * Return: 0, or -ENOMEM; the kernel's choice then ignores the policy.
+ */
+int __init kpr_autobind_init(void)
+{
+	int err;
+
+	err = inet_port_reservation_add(&init_net, &kpr_reservation);
+	if (err) {
+		pr_err("reserved ports are not kept out of automatic assignment: %d\n",
+		       err);
+		return err;
+	}
+	kpr_reservation_added = true;
+	return 0;
 }
 
 /**
- * kpr_inet_reserved_port() - keep the kernel's own choice off reserved ports
- * @sk: the socket a local port is chosen for, the kernel's own included
- * @port: the candidate port, in host order
+ * kpr_autobind_reserve() - keep a policy's ports out of the kernel's choice
+ * @pol: the policy being put in force
  *
  * Reservations hold in the initial network namespace only, whatever the
  * mode: in permissive mode a bind by number is logged and let through, but
- * nothing is gained by handing a reserved port out unasked.
+ * nothing is gained by handing a reserved port out unasked. A port that
+ * the old and the new policy both reserve stays out of the choice
+ * throughout.
  *
- * Context: any context; callers may hold a bucket spinlock with bottom
- * halves disabled (udp_lib_get_port()).
- * Return: 0 if the kernel may pick @port, -EADDRINUSE if it must not.
+ * Context: process context; kpr_control_lock held.
  */
-int kpr_inet_reserved_port(const struct sock *sk, u16 port)
+void kpr_autobind_reserve(const struct kpr_policy *pol)
 {
-	bool reserved;
+	const unsigned long *ports[INET_PORT_SPACES];
 
-	/* In the allocator's loop: most candidates end here. */
-	if (!kpr_port_may_be_reserved(port) ||
-	    !net_eq(sock_net(sk), &init_net))
-		return 0;
-	rcu_read_lock();
-	reserved = kpr_autobind_reserves(rcu_dereference(kpr_active_policy),
-					 sk->sk_protocol, port);
-	rcu_read_unlock();
-	return reserved ? -EADDRINUSE : 0;
+	if (!kpr_reservation_added)
+		return;
+	kpr_autobind_ports(pol, ports);
+	inet_port_reservation_set(&init_net, &kpr_reservation, ports);
 }

@@ -5,16 +5,17 @@
 #ifndef _SECURITY_KPORTRESERVE_AUTOBIND_H
 #define _SECURITY_KPORTRESERVE_AUTOBIND_H
 
-#include <net/sock.h>
+#include <net/ip.h>
 
 #include "policy.h"
 
-int kpr_inet_reserved_port(const struct sock *sk, u16 port);
+int kpr_autobind_init(void);
+void kpr_autobind_reserve(const struct kpr_policy *pol);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Static without KUnit: only the suites call it from outside. */
-bool kpr_autobind_reserves(const struct kpr_policy *pol, int protocol,
-			   u16 port);
+void kpr_autobind_ports(const struct kpr_policy *pol,
+			const unsigned long *ports[INET_PORT_SPACES]);
 #endif
 
 #endif /* _SECURITY_KPORTRESERVE_AUTOBIND_H */

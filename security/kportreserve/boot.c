@@ -14,6 +14,7 @@
 #include <linux/init.h>
 #include <linux/printk.h>
 
+#include "autobind.h"
 #include "control.h"
 #include "kportreserve.h"
 #include "policy.h"
@@ -46,19 +47,22 @@ static void __init load_boot_policy(void)
 }
 
 /**
- * kpr_boot() - put the boot policy in force, then apply kportreserve.lock=
+ * kpr_boot() - take part in the kernel's choice of ports, put the boot
+ *              policy in force, then apply kportreserve.lock=
  *
  * The LSM's late initcall, which the LSM framework runs only when lsm=
  * enables kportreserve. At late_initcall audit and the workqueues that
  * retire policies are up, and neither init nor a root file system mounted
  * over the network (NFS root, in prepare_namespace()) has run, so no
  * program binds and no RPC client picks a port before the policy is in
- * force.
+ * force. The network stack's sysctls, beside which kportreserve keeps
+ * reserved ports out of the kernel's choice (autobind.c), are up too.
  *
  * Return: 0; a boot policy that does not load is reported, not fatal.
  */
 int __init kpr_boot(void)
 {
+	kpr_autobind_init();
 	load_boot_policy();
 	kpr_control_boot();
 	return 0;

@@ -14,7 +14,6 @@
 #include <linux/lsm_hooks.h>
 #include <linux/moduleparam.h>
 
-#include "autobind.h"
 #include "control.h"
 #include "hooks.h"
 #include "identity.h"
@@ -58,7 +57,6 @@ static const struct lsm_id kpr_lsmid = {
 static struct security_hook_list kpr_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_bind, kpr_socket_bind),
 	LSM_HOOK_INIT(sctp_bind_connect, kpr_sctp_bind_connect),
-	LSM_HOOK_INIT(inet_reserved_port, kpr_inet_reserved_port),
 	LSM_HOOK_INIT(task_prctl, kpr_task_prctl),
 };
 

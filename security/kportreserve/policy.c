@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "autobind.h"
 #include "policy.h"
 
 struct kpr_policy __rcu *kpr_active_policy;
@@ -495,6 +496,7 @@ u64 kpr_policy_activate(struct kpr_policy *pol)
 	publish_reserved_any(pol->any, true);
 	old = kpr_policy_replace(&kpr_active_policy, pol, &kpr_control_lock);
 	publish_reserved_any(pol->any, false);
+	kpr_autobind_reserve(pol);
 	generation = pol->generation;
 	retire_policy(old);
 	return generation;

@@ -132,7 +132,7 @@ static inline bool kpr_policy_reserves(const struct kpr_policy *pol,
 }
 
 /**
- * kpr_port_may_be_reserved() - the first test of every bind and assignment
+ * kpr_port_may_be_reserved() - the first test of every bind
  * @port: the port, in host order
  *
  * Tests one bit of a bitmap of the ports the policy in force reserves for

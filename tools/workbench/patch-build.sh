@@ -7,18 +7,20 @@
 #   1 the rxrpc fix: configure (tinyconfig plus the workbench's
 #     kernel.config and, for 7.2, distro.config) and compile
 #     net/rxrpc/af_rxrpc.c
-#   2 the inet_reserved_port hook: compile security/security.c and the
-#     allocators that call the hook
-#   3 its use in sunrpc and 9p: compile the two files
-#   4-9 the LSM, one concern a patch (core, audit, boot policy, mode
+#   2 the sunrpc fix: compile net/sunrpc/xprtsock.c
+#   3 sunrpc skipping the sysctl's ports: compile the same file
+#   4 9p skipping them: compile net/9p/trans_fd.c
+#   5 the network stack's reservations: compile the sysctl's file, the
+#     allocators that test the bitmap and its sunrpc and 9p users
+#   6-11 the LSM, one concern a patch (core, audit, boot policy, mode
 #     and lock, denials, automatic assignment): configure again, now that
 #     its Kconfig is there, compile security/kportreserve/ and link it on
 #     its own, which must leave no kpr_ symbol undefined: a call put in
 #     before the patch that adds its callee compiles, but does not link
-#  10 the KUnit tests: compile lib/kunit-tests/
-#  11 the selftests: build them with their Makefile
-#  12 kportreserve(8): build it with its Makefile
-#  13 the admin guide: kernel-doc -Wall on the sources, docutils on it
+#  12 the KUnit tests: compile lib/kunit-tests/
+#  13 the selftests: build them with their Makefile
+#  14 kportreserve(8): build it with its Makefile
+#  15 the admin guide: kernel-doc -Wall on the sources, docutils on it
 # Objects go to build/patch-build-KVER, kept from patch to patch.
 . "$(dirname "$0")/lib.sh"
 
@@ -50,17 +52,20 @@ case $n in
 		die "patch 1: the configuration has no AF_RXRPC"
 	pmake net/rxrpc/af_rxrpc.o
 	;;
-2)
-	pmake security/security.o net/ipv4/inet_connection_sock.o \
-		net/ipv4/inet_hashtables.o net/ipv4/udp.o net/sctp/socket.o
+2 | 3)
+	grep -qx 'CONFIG_SUNRPC=y' "$out/.config" ||
+		die "patch $n: the configuration has no SUNRPC"
+	pmake net/sunrpc/xprtsock.o
 	;;
-3)
-	objs=(net/9p/trans_fd.o)
-	grep -qx 'CONFIG_SUNRPC=y' "$out/.config" &&
-		objs+=(net/sunrpc/xprtsock.o)
-	pmake "${objs[@]}"
+4)
+	pmake net/9p/trans_fd.o
 	;;
-[4-9])
+5)
+	pmake net/ipv4/sysctl_net_ipv4.o net/ipv4/inet_connection_sock.o \
+		net/ipv4/inet_hashtables.o net/ipv4/udp.o net/sctp/socket.o \
+		net/sunrpc/xprtsock.o net/9p/trans_fd.o
+	;;
+[6-9] | 1[01])
 	configure
 	grep -qx 'CONFIG_SECURITY_KPORTRESERVE=y' "$out/.config" ||
 		die "patch $n: CONFIG_SECURITY_KPORTRESERVE did not stick"
@@ -71,22 +76,22 @@ case $n in
 	[ -z "$undefined" ] ||
 		die "patch $n: security/kportreserve/ calls what it does not define:" $undefined
 	;;
-10)
+12)
 	grep -qx 'CONFIG_SECURITY_KPORTRESERVE_KUNIT_TEST=y' "$out/.config" ||
-		die "patch 10: the KUnit tests are not configured"
+		die "patch 12: the KUnit tests are not configured"
 	pmake lib/kunit-tests/
 	[ -f "$out/lib/kunit-tests/kportreserve_policy_kunit.o" ] ||
-		die "patch 10: lib/kunit-tests was not built"
+		die "patch 12: lib/kunit-tests was not built"
 	;;
-11)
+13)
 	mkdir -p "$out/selftests"
 	make -s -C "$tree/tools/testing/selftests/kportreserve" \
 		OUTPUT="$out/selftests" CC="${CCACHE}gcc"
 	;;
-12)
+14)
 	make -s -C "$tree/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc"
 	;;
-13)
+15)
 	rst='import docutils.core, sys
 docutils.core.publish_string(open(sys.argv[1]).read(), writer_name="null",
 	settings_overrides={"report_level": 2, "halt_level": 5})'

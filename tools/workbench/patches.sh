@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make patches: this tree as a "git format-patch" series against the
-# pristine Linux source, the form in which it would be posted: a fix of
-# rxrpc, the network stack's hook for the ports the kernel picks, its use
-# in sunrpc and 9p, then the LSM, its KUnit tests, its selftests,
-# kportreserve(8) and the admin guide: eight patches behind a cover
-# letter, each with the glue for upstream files that concerns it.
+# pristine Linux source, the form in which it would be posted: fixes of
+# rxrpc and sunrpc, sunrpc and 9p skipping ip_local_reserved_ports, the
+# network stack's reservations beside that sysctl, then the LSM in six
+# patches, its KUnit tests, its selftests, kportreserve(8) and the admin
+# guide: fifteen patches behind a cover letter, each with the glue for
+# upstream files that concerns it.
 #
 # The series is made from what is committed (HEAD), so that it can be
 # rebuilt from a commit id; PATCHES_WORKTREE=1 takes the working tree
@@ -234,14 +235,28 @@ glue 0007
 glue_message 0007 |
 	commit "rxrpc: keep the address of a bind() only once it is bound"
 
-# The two patches outside security/: the hook, then its other users. They
-# add no file of ours, so they leave MAINTAINERS alone.
+# A fix of sunrpc that stands on its own too (Fixes:, Cc: stable): the
+# source-port search of xs_bind() never ended on a busy range of one port.
 glue 0001
 glue_message 0001 |
-	commit "net, security: let an LSM keep ports out of the kernel's choice"
+	commit "SUNRPC: end xs_bind()'s search of a range of one port"
+
+# The kernel's own clients skip the sysctl's ports, as its automatic
+# assignment always has: useful with the sysctl alone, for the NFS and 9p
+# trees to take without the rest.
 glue 0002
 glue_message 0002 |
-	commit "SUNRPC, 9p: skip reserved ports when choosing a privileged port"
+	commit "SUNRPC: skip ip_local_reserved_ports when choosing a privileged port"
+glue 0008
+glue_message 0008 |
+	commit "9p: skip ip_local_reserved_ports when choosing a privileged port"
+
+# The network stack's reservations for kernel users, beside the sysctl,
+# with no cost to the allocators. These patches add no file of ours, so
+# they leave MAINTAINERS alone.
+glue 0009
+glue_message 0009 |
+	commit "net: let kernel users reserve ports beside ip_local_reserved_ports"
 
 # The LSM, one concern a patch (tools/workbench/series/KVER): the core,
 # then audit, the boot policy, mode and lock, denials and automatic
@@ -398,11 +413,13 @@ socket_bind never sees a port that the kernel picks: bind() to port 0,
 listen() or connect() on an unbound socket, sendmsg() on an unbound UDP
 socket, and the privileged source ports that the RPC client and 9p
 choose for themselves. A reserved port handed out that way is taken as
-surely as one bound by number. Implement the inet_reserved_port hook
-that the network stack now asks beside ip_local_reserved_ports:
-kportreserve answers from the policy in force, for the socket's
-protocol, so the administrator's sysctl is neither read nor written, and
-a write to it reopens nothing.
+surely as one bound by number. Hold a reservation of the network stack
+(struct inet_port_reservation) in the initial network namespace, and
+make it the ports of each policy put in force, per protocol: the
+allocators skip them beside those of ip_local_reserved_ports at no cost
+of their own, the administrator's sysctl is neither read nor written,
+and a write to it reopens nothing. The reservation lives beside the
+sysctl, so kportreserve now depends on SYSCTL.
 EOF
 
 # kunit.py takes a directory for --kunitconfig and reads .kunitconfig in
@@ -510,25 +527,32 @@ reserved port succeeds only for the programs listed for it, and every
 other program gets EADDRINUSE, as if the port were taken. Ports with no
 rule cost one bit test. TCP, UDP and SCTP are covered, rules may be
 restricted to a uid or gid, reserved ports are kept out of automatic
-assignment and of the kernel's own RPC and 9p clients through a new
-hook beside ip_local_reserved_ports, a policy can be built in
+assignment and of the kernel's own RPC and 9p clients through the
+network stack's new reservations beside ip_local_reserved_ports, which
+cost the allocators nothing, a policy can be built in
 and put in force before init, and a permissive mode, a lock, audit
 records and per-port denial figures help to deploy it. It descends from
 Tetsuo Handa's KPortReserve RFC of 2013, which could not be merged
 while only one LSM could be active.
 
-Patch 1 fixes rxrpc, which bound the port of a failed bind() on a later
-sendmsg(), out of the bind hook's sight; it stands on its own and is for
-the net tree and stable. Patch 2 adds the inet_reserved_port hook, which
-the network stack asks wherever it asks ip_local_reserved_ports, and
-patch 3 makes sunrpc and 9p ask it when they choose a privileged source
-port; these two are for the network and NFS maintainers. Patches 4 to 9
-add the LSM one concern at a time: the core (hooks, policy, the policy
-files), audit, a policy built into the kernel, permissive mode and the
-lock, per-port denial figures, and the use of patch 2's hook. Patch 10
-adds its KUnit tests, patch 11 its selftests, patch 12 kportreserve(8),
-an admin command that shares the kernel's parser, and patch 13 the admin
-guide. Each patch builds on its own, and each of patches 4 to 9 was
+Patches 1 and 2 are fixes that stand on their own, for stable too: rxrpc
+bound the port of a failed bind() on a later sendmsg(), out of the bind
+hook's sight, and the RPC client's search for a privileged source port
+never ended when its range was one busy port. Patches 3 and 4 make the
+RPC client and 9p skip the ports of ip_local_reserved_ports when they
+choose a privileged source port, as the kernel's automatic assignment
+always has; they are useful with the sysctl alone, for the NFS and 9p
+trees. Patch 5, for the network maintainers, lets kernel users reserve
+ports beside the sysctl: the allocators keep testing one bitmap inline,
+now the administrator's ports or'ed with the kernel users', so they pay
+nothing, and the sysctl still reads back what was written to it.
+TOMOYO's deny_autobind would be another user. Patches 6 to 11 add the
+LSM one concern at a time: the core (hooks, policy, the policy files),
+audit, a policy built into the kernel, permissive mode and the lock,
+per-port denial figures, and its reservation of patch 5. Patch 12 adds
+its KUnit tests, patch 13 its selftests, patch 14 kportreserve(8), an
+admin command that shares the kernel's parser, and patch 15 the admin
+guide. Each patch builds on its own, and each of patches 6 to 11 was
 booted and passed the selftests of what it adds.
 
 The KUnit suites live in lib/kunit-tests/, the place this project was
@@ -595,7 +619,7 @@ EOF
 rm -rf "$out"
 mapfile -t files < <(g -C "$series" format-patch --cover-letter \
 	--cover-from-description=subject --abbrev=12 -o "$out" "$base..$branch")
-[ "${#files[@]}" = 14 ] || die "format-patch made ${#files[@]} files, not 14"
+[ "${#files[@]}" = 16 ] || die "format-patch made ${#files[@]} files, not 16"
 cover=${files[0]} patches=("${files[@]:1}")
 ! grep -q '\*\*\*' "$cover" || die "cover letter still has a placeholder"
 say "patches: series made ($((SECONDS - start)) s)"
@@ -637,7 +661,7 @@ for p in "${patches[@]}"; do
 		# user-space stand-in of linux/sort.h defines cmp_func_t and
 		# swap_func_t, as include/linux/types.h does in the kernel.
 		ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,NEW_TYPEDEFS ;;
-	*-rxrpc-keep-the-address-of-a-bind*)
+	*-rxrpc-keep-the-address-of-a-bind*|*-SUNRPC-end-xs_bind-s-search*)
 		# Debian's source is a tarball without history: the commit
 		# that Fixes: names cannot be looked up in it.
 		ignore=UNKNOWN_COMMIT_ID ;;

@@ -213,6 +213,60 @@ TEST_F(autobind, another_protocols_reservation_is_assigned)
 	EXPECT_EQ(RESERVED, port);
 }
 
+/*
+ * A load replaces the reserved ports while the kernel picks ports: a port
+ * that the old and the new policy both reserve is never handed out in
+ * between. A child loads two such policies in turn while the test binds
+ * to port 0 with RESERVED the only port the allocator could give (FREE
+ * is held).
+ */
+TEST(reserved_in_both_policies_stays_reserved_during_loads)
+{
+	static const char *const policies[] = {
+		"40001 " OWNER "\n41000-41999 " OWNER "\n",
+		"40001 " OWNER "\n42000/udp " OWNER "\n50000-59999 " OWNER "\n",
+	};
+	char *old_range = read_file(RANGE);
+	int status, held, rounds = 0, handed_out = 0;
+	struct sockaddr_storage ss;
+	pid_t pid;
+
+	ASSERT_NE(NULL, old_range);
+	ASSERT_EQ(0, write_file(RANGE, "40000 40001"));
+	ASSERT_EQ(0, load_policy(policies[0]));
+	held = hold('4', "tcp", FREE);
+	ASSERT_LE(0, held);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int i;
+
+		for (i = 1; i <= 400; i++)
+			if (load_policy(policies[i % 2]))
+				_exit(1);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		socklen_t len = make_addr('4', 0, &ss);
+		int fd = make_socket('4', "tcp");
+
+		ASSERT_LE(0, fd);
+		if (!bind(fd, (struct sockaddr *)&ss, len) &&
+		    local_port(fd) == RESERVED)
+			handed_out++;
+		close(fd);
+		rounds++;
+	}
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, handed_out);
+	TH_LOG("%d binds to port 0 during 400 loads", rounds);
+	close(held);
+	load_policy("");
+	write_file(RANGE, old_range);
+	free(old_range);
+}
+
 /* Whether ip_local_reserved_ports lists PORT, alone or in a range. */
 static bool sysctl_reserves(int port)
 {
@@ -263,10 +317,11 @@ TEST(sysctl_reads_back_what_the_admin_wrote)
  * Mount FSTYPE with OPTIONS in a child, against a listener on 127.0.0.1
  * that accepts the kernel client's first connection and closes it at once
  * (the server closes first, so that the client's port is not left in
- * TIME_WAIT). Returns the client's source port, or -1.
+ * TIME_WAIT). Returns the client's source port, or -1 when none came in
+ * TIMEOUT_MS.
  */
 static int kernel_client_port(const char *fstype, const char *source,
-			      const char *options)
+			      const char *options, int timeout_ms)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
@@ -297,7 +352,7 @@ static int kernel_client_port(const char *fstype, const char *source,
 	}
 	pfd.fd = lfd;
 	pfd.events = POLLIN;
-	if (pid > 0 && poll(&pfd, 1, 30000) == 1) {
+	if (pid > 0 && poll(&pfd, 1, timeout_ms) == 1) {
 		cfd = accept(lfd, (struct sockaddr *)&sin, &len);
 		if (cfd >= 0) {
 			port = ntohs(sin.sin_port);
@@ -329,7 +384,7 @@ static bool has_fs(const char *name)
 static int privport_9p(void)
 {
 	return kernel_client_port("9p", "127.0.0.1",
-				  "trans=tcp,port=5640,privport");
+				  "trans=tcp,port=5640,privport", 30000);
 }
 
 TEST(privport_9p_skips_reserved_ports)
@@ -348,17 +403,34 @@ TEST(privport_9p_skips_reserved_ports)
 	load_policy("");
 }
 
+TEST(privport_9p_skips_the_sysctls_ports)
+{
+	char *old = read_file(RESERVED_PORTS);
+
+	if (!has_fs("9p"))
+		SKIP(free(old); return, "no 9p in this kernel");
+	ASSERT_NE(NULL, old);
+	/* The administrator's ip_local_reserved_ports alone, no policy. */
+	ASSERT_EQ(0, load_policy(""));
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "1023"));
+	EXPECT_EQ(1022, privport_9p());
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "\n"));
+	EXPECT_EQ(1023, privport_9p());
+	write_file(RESERVED_PORTS, old);
+	free(old);
+}
+
 #define RESVPORT_MIN	"/proc/sys/sunrpc/min_resvport"
 #define RESVPORT_MAX	"/proc/sys/sunrpc/max_resvport"
 
 /* An NFSv4 mount, whose RPC client starts at a random privileged port. */
-static int rpc_client_port(void)
+static int rpc_client_port(int timeout_ms)
 {
 	char options[128];
 
 	snprintf(options, sizeof(options), "%s,%s,%s", "vers=4.0,proto=tcp,port=5640",
 		 "addr=127.0.0.1,clientaddr=127.0.0.1", "soft,timeo=50,retrans=1");
-	return kernel_client_port("nfs4", "127.0.0.1:/", options);
+	return kernel_client_port("nfs4", "127.0.0.1:/", options, timeout_ms);
 }
 
 TEST(rpc_client_skips_reserved_ports)
@@ -380,11 +452,87 @@ TEST(rpc_client_skips_reserved_ports)
 	ASSERT_EQ(0, write_file(RESVPORT_MIN, "1000"));
 	ASSERT_EQ(0, load_policy("1001/tcp " OWNER "\n"));
 	for (i = 0; i < 6; i++)
-		EXPECT_EQ(1000, rpc_client_port());
+		EXPECT_EQ(1000, rpc_client_port(30000));
 	ASSERT_EQ(0, load_policy("1000/tcp " OWNER "\n"));
 	for (i = 0; i < 6; i++)
-		EXPECT_EQ(1001, rpc_client_port());
+		EXPECT_EQ(1001, rpc_client_port(30000));
 	load_policy("");
+	write_file(RESVPORT_MIN, old_min);
+	write_file(RESVPORT_MAX, old_max);
+	free(old_min);
+	free(old_max);
+}
+
+TEST(rpc_client_skips_the_sysctls_ports)
+{
+	char *old_min, *old_max, *old_reserved;
+	int i;
+
+	if (!has_fs("nfs4"))
+		SKIP(return, "no NFSv4 client in this kernel");
+	old_min = read_file(RESVPORT_MIN);
+	old_max = read_file(RESVPORT_MAX);
+	old_reserved = read_file(RESERVED_PORTS);
+	ASSERT_NE(NULL, old_min);
+	ASSERT_NE(NULL, old_max);
+	ASSERT_NE(NULL, old_reserved);
+	/* The administrator's ip_local_reserved_ports alone, no policy. */
+	ASSERT_EQ(0, load_policy(""));
+	ASSERT_EQ(0, write_file(RESVPORT_MAX, "1001"));
+	ASSERT_EQ(0, write_file(RESVPORT_MIN, "1000"));
+	ASSERT_EQ(0, write_file(RESERVED_PORTS, "1001"));
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(1000, rpc_client_port(30000));
+	write_file(RESERVED_PORTS, old_reserved);
+	write_file(RESVPORT_MIN, old_min);
+	write_file(RESVPORT_MAX, old_max);
+	free(old_min);
+	free(old_max);
+	free(old_reserved);
+}
+
+/* The system time of all CPUs, in clock ticks, from /proc/stat. */
+static long long system_ticks(void)
+{
+	char *text = read_file("/proc/stat");
+	long long user, nice, system = -1;
+
+	if (text)
+		sscanf(text, "cpu %lld %lld %lld", &user, &nice, &system);
+	free(text);
+	return system;
+}
+
+TEST(rpc_client_gives_up_on_a_busy_one_port_range)
+{
+	char *old_min, *old_max;
+	long long before, after;
+	int held;
+
+	if (!has_fs("nfs4"))
+		SKIP(return, "no NFSv4 client in this kernel");
+	old_min = read_file(RESVPORT_MIN);
+	old_max = read_file(RESVPORT_MAX);
+	ASSERT_NE(NULL, old_min);
+	ASSERT_NE(NULL, old_max);
+	/*
+	 * A range of one privileged port, which a socket of the test holds:
+	 * xs_bind() must give up after its two rounds, not retry the port
+	 * for ever in the transport's connect worker.
+	 */
+	ASSERT_EQ(0, load_policy(""));
+	ASSERT_EQ(0, write_file(RESVPORT_MAX, "1000"));
+	ASSERT_EQ(0, write_file(RESVPORT_MIN, "1000"));
+	held = hold('4', "tcp", 1000);
+	ASSERT_LE(0, held);
+	EXPECT_EQ(-1, rpc_client_port(5000));
+	/* The mount is gone: a worker left spinning would use a CPU. */
+	before = system_ticks();
+	sleep(2);
+	after = system_ticks();
+	ASSERT_LE(0, before);
+	EXPECT_GT(sysconf(_SC_CLK_TCK), after - before);
+	close(held);
 	write_file(RESVPORT_MIN, old_min);
 	write_file(RESVPORT_MAX, old_max);
 	free(old_min);
