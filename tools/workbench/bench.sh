@@ -18,6 +18,17 @@
 # no LSM with a task blob) and "bare-kpr" (lsm=yama,kportreserve), where
 # those 32 bytes are an allocation a fork().
 #
+# Then the kernel's own choice of a port under pressure (Cloudflare's
+# "connect() - why are you so slow?"): connect() to one destination and
+# bind() to port 0 with 0%, 90% and 98% of ip_local_port_range taken, in
+# three boots: "ab-floor", the same Debian source built without the
+# series (same configuration less kportreserve), also with 1,000 ports of
+# the range in ip_local_reserved_ports; "ab-off", the test kernel without
+# kportreserve in lsm=; "ab-kpr", with it, under an empty policy and
+# policies of 1,000 ports outside the range and 1,000 inside. With
+# BENCH_HOOK_KERNEL=BZIMAGE, the same two boots of another build of the
+# series too ("ab-hook-off", "ab-hook-kpr"), e.g. of an older design.
+#
 # Writes build/bench-$KVER/bench.txt (the tables and the issue's targets,
 # met or missed), bench.rst (the tables for the documentation), bench.png
 # (the plot of the bind() ratios) and the raw results: one console log a
@@ -60,6 +71,9 @@ for n in 1 1000 65536; do
 done
 awk 'BEGIN { for (k = 0; k < 64; k++)
 	printf "1-65535/tcp /usr/lib/kpr-bench/prog-%d\n", k }' >"$pol/range64.policy"
+# 1,000 TCP ports outside ip_local_port_range (32768-60999) and inside it.
+echo "10000-10999/tcp /usr/sbin/kpr-other" >"$pol/out-1000.policy"
+echo "40000-40999/tcp /usr/sbin/kpr-other" >"$pol/in-1000.policy"
 
 cat >"$out/run.sh" <<EOF
 B=/bin/kpr-bench
@@ -83,7 +97,27 @@ calls() {
 	$B fork "$1" $((N / 20)) || echo "KPR-BENCH-FAILED fork $1"
 	$B prctl "$1" $N || echo "KPR-BENCH-FAILED prctl $1"
 }
-# Which boot this is: kprbench=floor, kpr, bare-floor or bare-kpr.
+# The kernel's choice under pressure: autobind LABEL [FIRST LAST], the
+# ports the kernel must never pick. A quarter of the rounds for connect(),
+# a handshake whose candidate ports come in turn from one offset a
+# destination, so its average settles fast; bind() to port 0 starts each
+# call at a random port, and needs all the rounds.
+autobind() {
+	for occ in 0 90 98; do
+		$B autobind "$1" connect $occ $((N / 4)) $2 $3 ||
+			echo "KPR-BENCH-FAILED autobind $1 connect $occ"
+		$B autobind "$1" bind0 $occ $N $2 $3 ||
+			echo "KPR-BENCH-FAILED autobind $1 bind0 $occ"
+	done
+}
+RESERVED_PORTS=/proc/sys/net/ipv4/ip_local_reserved_ports
+# The same with 1,000 ports of the range in ip_local_reserved_ports.
+autobind_sysctl() {
+	echo 40000-40999 >$RESERVED_PORTS
+	autobind "$1" 40000 40999
+	echo >$RESERVED_PORTS
+}
+# Which boot this is: kprbench=floor, kpr, bare-floor, bare-kpr or ab-*.
 boot=
 for w in $(cat /proc/cmdline); do
 	case $w in kprbench=*) boot=${w#kprbench=} ;; esac
@@ -140,6 +174,25 @@ bare-kpr)
 	: >$P
 	calls bare-kpr
 	;;
+ab-floor)
+	autobind floor
+	autobind_sysctl floor-sysctl-in
+	;;
+ab-off | ab-hook-off)
+	l=${boot#ab-}
+	autobind $l
+	autobind_sysctl $l-sysctl-in
+	;;
+ab-kpr | ab-hook-kpr)
+	l=${boot#ab-}
+	: >$P
+	autobind $l-empty
+	cat /bench/out-1000.policy >$P || echo "KPR-BENCH-FAILED load out-1000"
+	autobind $l-out1000
+	cat /bench/in-1000.policy >$P || echo "KPR-BENCH-FAILED load in-1000"
+	autobind $l-in1000 40000 40999
+	: >$P
+	;;
 *)
 	echo "KPR-BENCH-FAILED no kprbench= boot named '$boot'"
 	;;
@@ -183,13 +236,57 @@ lsm_check() {
 	done
 }
 
+# noseries_kernel: the image of the same Debian source built without the
+# series, with the test kernel's configuration less kportreserve. The
+# source is patches.sh's pristine tree where it exists, else an unpacked
+# copy of its own; nothing of ours is grafted onto either.
+noseries_kernel() {
+	local src=$BUILD/pristine-$KVER nout=$BUILD/kernel-$KVER-noseries
+
+	if [ ! -f "$src/Makefile" ]; then
+		src=$BUILD/linux-$KVER-noseries
+		if [ ! -f "$src/Makefile" ]; then
+			say "bench: unpacking the source without the series"
+			rm -rf "$src" "$BUILD/linux-source-$KVER"
+			tar -C "$BUILD" -xf "/usr/src/linux-source-$KVER.tar.xz"
+			mv "$BUILD/linux-source-$KVER" "$src"
+		fi
+	fi
+	[ ! -e "$src/security/kportreserve" ] ||
+		die "bench: $src carries kportreserve"
+	mkdir -p "$nout"
+	sed -e '/KPORTRESERVE/d' \
+		-e "s/^CONFIG_LSM=.*/CONFIG_LSM=\"${distro_all//,kportreserve/}\"/" \
+		"$kout/.config" >"$nout/.config.want"
+	if ! cmp -s "$nout/.config.want" "$nout/.config.from"; then
+		cp "$nout/.config.want" "$nout/.config"
+		make -C "$src" O="$nout" -s olddefconfig >&2
+		cp "$nout/.config.want" "$nout/.config.from"
+	fi
+	say "bench: building the kernel without the series ($nout)"
+	make -C "$src" O="$nout" -j"$JOBS" CC="${CCACHE}gcc" \
+		HOSTCC="${CCACHE}gcc" -s bzImage >&2
+	echo "$nout/arch/x86/boot/bzImage"
+}
+distro_all=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$kout/.config")
+noseries=$(noseries_kernel)
+
+boots=(floor kpr bare-floor bare-kpr ab-floor ab-off ab-kpr)
+[ -z "${BENCH_HOOK_KERNEL:-}" ] || boots+=(ab-hook-off ab-hook-kpr)
+# BENCH_BOOTS="ab-floor ab-off ..." boots those alone; the report then
+# reads the logs the others left.
+[ -z "${BENCH_BOOTS:-}" ] || read -r -a boots <<<"$BENCH_BOOTS"
 export VM_SMP=1 QEMU_EXTRA="-icount shift=0,align=off,sleep=off"
-for boot in floor kpr bare-floor bare-kpr; do
+for boot in "${boots[@]}"; do
+	image=$kernel
 	case $boot in
-	floor) lsm=$distro ;;
-	kpr) lsm=$distro,kportreserve ;;
+	floor | ab-off) lsm=$distro ;;
+	kpr | ab-kpr) lsm=$distro,kportreserve ;;
 	bare-floor) lsm=yama ;;
 	bare-kpr) lsm=yama,kportreserve ;;
+	ab-floor) lsm=$distro image=$noseries ;;
+	ab-hook-off) lsm=$distro image=$BENCH_HOOK_KERNEL ;;
+	ab-hook-kpr) lsm=$distro,kportreserve image=$BENCH_HOOK_KERNEL ;;
 	esac
 	args=("lsm=$lsm" "kprbench=$boot" rcutree.use_softirq=0)
 	if [ $boot = kpr ]; then
@@ -197,7 +294,7 @@ for boot in floor kpr bare-floor bare-kpr; do
 	fi
 	say "bench: booting $boot, lsm=$lsm ($iters rounds a loop)"
 	start=$SECONDS
-	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/$boot.log" \
+	"$WB_DIR/vm.sh" "$image" "$out/initramfs.cpio.gz" "$out/$boot.log" \
 		"${VM_TIMEOUT:-1800}" "${args[@]}" ||
 		die "bench: the $boot boot failed"
 	say "bench: $boot took $((SECONDS - start)) s"
