@@ -24,7 +24,8 @@ cd "$src"
 calls='kernel_bind|kernel_listen|sock_create_kern|udp_sock_create[46]?|sock_alloc_file|override_creds'
 skip='^(tools|Documentation|scripts|samples|security/kportreserve)/'
 sites=$(mktemp)
-trap 'rm -f "$sites"' EXIT
+each=$(mktemp -d)
+trap 'rm -rf "$sites" "$each"' EXIT
 
 # Only the files that name what the script looks for; spatch parses each
 # with the headers it includes, for the types of sock->file.
@@ -34,11 +35,15 @@ trap 'rm -f "$sites"' EXIT
 	grep -rlE --include='*.[ch]' -e '->file = ' -e '->private_data = ' \
 		-- */ | xargs -r grep -lE 'struct socket\b' || true
 } | grep -vE "$skip" | sort -u |
-	xargs -r -P "$JOBS" -n 1 spatch --very-quiet -D report \
-		--sp-file "$WB_DIR/audit/ways-in.cocci" --all-includes \
+	# One output file a source file: spatch's Python prints in pieces,
+	# and the pieces of parallel runs on one pipe could interleave.
+	xargs -r -P "$JOBS" -n 1 sh -c 'exec spatch --very-quiet -D report \
+		--sp-file "$0" --all-includes \
 		-I include -I arch/x86/include -I include/uapi \
-		-I arch/x86/include/uapi 2>/dev/null |
-	sed -n 's/^SITE //p' >"$sites"
+		-I arch/x86/include/uapi "$2" \
+		>"$1/$(printf %s "$2" | tr / _)" 2>/dev/null' \
+		"$WB_DIR/audit/ways-in.cocci" "$each"
+{ cat "$each"/* 2>/dev/null || :; } | sed -n 's/^SITE //p' >"$sites"
 
 # The files of .c calls, not definitions, declarations or comments, that
 # spatch reported nothing in.
