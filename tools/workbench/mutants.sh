@@ -17,8 +17,14 @@ out=$BUILD/mutants-$KVER
 mkdir -p "$out"
 rm -f "$out"/*.log
 killed=0 survived=0
-# Whatever happens, the grafted tree gets our own sources back.
-trap 'KPR_KEEP_GRAFT= "$WB_DIR/graft.sh"' EXIT
+# Whatever happens, the grafted tree gets our own sources back, and the
+# mutant in place, if any, is taken back: graft.sh restores our files, not
+# the upstream files that the glue patches change (net/), where a mutant
+# may be too.
+current=
+trap '[ -z "$current" ] || patch -d "$SRC" -p1 -R -s -f --fuzz=0 \
+	--no-backup-if-mismatch <"$current" >/dev/null
+KPR_KEEP_GRAFT= "$WB_DIR/graft.sh"' EXIT
 export KPR_KEEP_GRAFT=1
 # A mutant's run must not rewrite the lists of expect/.
 unset KPR_EXPECT_UPDATE
@@ -45,6 +51,7 @@ for patch in "$WB_DIR"/mutants/*.patch; do
 	KPR_KEEP_GRAFT= "$WB_DIR/graft.sh"
 	patch -d "$SRC" -p1 -s -f --fuzz=0 --no-backup-if-mismatch <"$patch" ||
 		die "mutant $name does not apply"
+	current=$patch
 	verdict=
 	if ! "$WB_DIR/kernel.sh" >"$out/$name-build.log" 2>&1; then
 		verdict="SURVIVED: it does not build ($out/$name-build.log)"
@@ -70,6 +77,9 @@ for patch in "$WB_DIR"/mutants/*.patch; do
 		survived=$((survived + 1))
 		[ -n "$verdict" ] || verdict="SURVIVED (expected to be killed by $(sed -n 's/^# KILLED-BY: //p' "$patch"))"
 	fi
+	patch -d "$SRC" -p1 -R -s -f --fuzz=0 --no-backup-if-mismatch <"$patch" ||
+		die "mutant $name does not come off $SRC"
+	current=
 	echo "mutant $name: $verdict ($((SECONDS - start)) s)"
 done
 echo "mutants: $killed killed, $survived survived"

@@ -216,9 +216,12 @@ TEST_F(autobind, another_protocols_reservation_is_assigned)
 /*
  * A load replaces the reserved ports while the kernel picks ports: a port
  * that the old and the new policy both reserve is never handed out in
- * between. A child loads two such policies in turn while the test binds
- * to port 0 with RESERVED the only port the allocator could give (FREE
- * is held).
+ * between. A child loads two such policies in turn, 400 times, while
+ * the test binds to port 0 with RESERVED the only port the allocator
+ * could give (FREE is held). It catches a load that leaves the port open
+ * for long; a window of a few words' copy (a fold through "neither")
+ * went unseen in 23,445 binds during 2,000 loads on QEMU's TCG, so that
+ * one rests on the fold's one store a word.
  */
 TEST(reserved_in_both_policies_stays_reserved_during_loads)
 {
