@@ -21,13 +21,16 @@
 # Then the kernel's own choice of a port under pressure (Cloudflare's
 # "connect() - why are you so slow?"): connect() to one destination and
 # bind() to port 0 with 0%, 90% and 98% of ip_local_port_range taken, in
-# three boots: "ab-floor", the same Debian source built without the
-# series (same configuration less kportreserve), also with 1,000 ports of
-# the range in ip_local_reserved_ports; "ab-off", the test kernel without
-# kportreserve in lsm=; "ab-kpr", with it, under an empty policy and
-# policies of 1,000 ports outside the range and 1,000 inside. With
+# three boots of kernels that also have the BPF LSM (kernel.sh bench),
+# with the distribution's LSMs and bpf in lsm=: "ab-floor", the same
+# Debian source built without the series (same configuration less
+# kportreserve), also with 1,000 ports of the range in
+# ip_local_reserved_ports; "ab-off", the series without kportreserve in
+# lsm=; "ab-kpr", with it, under an empty policy and policies of 1,000
+# ports outside the range and 1,000 inside. With
 # BENCH_HOOK_KERNEL=BZIMAGE, the same two boots of another build of the
-# series too ("ab-hook-off", "ab-hook-kpr"), e.g. of an older design.
+# series too ("ab-hook-off", "ab-hook-kpr"), e.g. of an older design,
+# with the distribution's LSMs as that kernel has them.
 #
 # Writes build/bench-$KVER/bench.txt (the tables and the targets,
 # met or missed), bench.rst (the tables for the documentation), bench.png
@@ -48,7 +51,21 @@ dpkg-query -W -f='${Status}' gnuplot-nox 2>/dev/null | grep -q 'ok installed' ||
 		--no-install-recommends gnuplot-nox >/dev/null
 }
 
-kernel=$("$WB_DIR/kernel.sh")
+# The plain test kernel, unless BENCH_BOOTS names allocator boots alone
+# (ab-*), which boot the bench kernels.
+need_plain=yes
+if [ -n "${BENCH_BOOTS:-}" ]; then
+	need_plain=
+	for b in $BENCH_BOOTS; do
+		case $b in ab-*) ;; *) need_plain=yes ;; esac
+	done
+fi
+if [ -n "$need_plain" ]; then
+	kernel=$("$WB_DIR/kernel.sh")
+else
+	"$WB_DIR/graft.sh"
+	kernel=
+fi
 kout=$(kernel_out)
 kmake O="$kout" -s headers >&2
 ${CCACHE}gcc -static -O2 -Wall -Wextra -isystem "$kout/usr/include" \
@@ -221,6 +238,8 @@ lsm_check() {
 	active=,${active#KPR-BENCH lsm },
 	case $boot in
 	bare-*) want=yama ;;
+	ab-hook-*) want=$distro ;;
+	ab-*) want=$distro,bpf ;;
 	*) want=$distro ;;
 	esac
 	case $boot in
@@ -230,14 +249,14 @@ lsm_check() {
 		[[ $active == *,$name,* ]] ||
 			{ say "bench: $boot: $name is not active"; return 1; }
 	done
-	for name in kportreserve landlock apparmor selinux smack tomoyo; do
+	for name in kportreserve landlock apparmor selinux smack tomoyo bpf; do
 		[[ ,$want, == *,$name,* || $active != *,$name,* ]] ||
 			{ say "bench: $boot: $name is active"; return 1; }
 	done
 }
 
 # noseries_kernel: the image of the same Debian source built without the
-# series, with the test kernel's configuration less kportreserve. The
+# series, with the bench kernel's configuration less kportreserve. The
 # source is patches.sh's pristine tree where it exists, else an unpacked
 # copy of its own; nothing of ours is grafted onto either.
 noseries_kernel() {
@@ -257,7 +276,7 @@ noseries_kernel() {
 	mkdir -p "$nout"
 	sed -e '/KPORTRESERVE/d' \
 		-e "s/^CONFIG_LSM=.*/CONFIG_LSM=\"${distro_all//,kportreserve/}\"/" \
-		"$kout/.config" >"$nout/.config.want"
+		"$bout/.config" >"$nout/.config.want"
 	if ! cmp -s "$nout/.config.want" "$nout/.config.from"; then
 		cp "$nout/.config.want" "$nout/.config"
 		make -C "$src" O="$nout" -s olddefconfig >&2
@@ -268,8 +287,13 @@ noseries_kernel() {
 		HOSTCC="${CCACHE}gcc" -s bzImage >&2
 	echo "$nout/arch/x86/boot/bzImage"
 }
-distro_all=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$kout/.config")
+bench_kernel=$("$WB_DIR/kernel.sh" bench)
+bout=$(kernel_out bench)
+distro_all=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$bout/.config")
 noseries=$(noseries_kernel)
+[ -f "$noseries" ] || die "bench: no kernel without the series"
+grep -qx 'CONFIG_BPF_LSM=y' "$bout/.config" ||
+	die "bench: the bench kernel has no BPF LSM ($bout/.config)"
 
 boots=(floor kpr bare-floor bare-kpr ab-floor ab-off ab-kpr)
 [ -z "${BENCH_HOOK_KERNEL:-}" ] || boots+=(ab-hook-off ab-hook-kpr)
@@ -280,11 +304,13 @@ export VM_SMP=1 QEMU_EXTRA="-icount shift=0,align=off,sleep=off"
 for boot in "${boots[@]}"; do
 	image=$kernel
 	case $boot in
-	floor | ab-off) lsm=$distro ;;
-	kpr | ab-kpr) lsm=$distro,kportreserve ;;
+	floor) lsm=$distro ;;
+	kpr) lsm=$distro,kportreserve ;;
+	ab-off) lsm=$distro,bpf image=$bench_kernel ;;
+	ab-kpr) lsm=$distro,bpf,kportreserve image=$bench_kernel ;;
 	bare-floor) lsm=yama ;;
 	bare-kpr) lsm=yama,kportreserve ;;
-	ab-floor) lsm=$distro image=$noseries ;;
+	ab-floor) lsm=$distro,bpf image=$noseries ;;
 	ab-hook-off) lsm=$distro image=$BENCH_HOOK_KERNEL ;;
 	ab-hook-kpr) lsm=$distro,kportreserve image=$BENCH_HOOK_KERNEL ;;
 	esac

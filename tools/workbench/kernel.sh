@@ -1,7 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure and build the x86_64 test kernel: kernel.sh [debug|package]
+# Configure and build the x86_64 test kernel: kernel.sh [debug|package|bench]
 # Prints the path of the bootable image on standard output.
+#
+# bench is the plain 7.2 kernel with the BPF LSM (config/bench.config),
+# for the allocator boots of make bench.
 #
 # package is the plain 7.2 kernel without the test boot policy, which
 # make deb packages. Its first build starts from a copy of the plain
@@ -19,7 +22,7 @@ fragments=("$WB_DIR/config/kernel.config")
 # the debug flavour and Linux 6.12 keep to what the tests need, which keeps
 # their builds short.
 case $flavour in
-'' | package)
+'' | package | bench)
 	[ "$KVER" = 7.2 ] && fragments+=("$WB_DIR/config/distro.config") ;;
 esac
 [ -n "$flavour" ] && fragments+=("$WB_DIR/config/$flavour.config")
