@@ -171,35 +171,65 @@ static int parse_id(const char *s, u32 *id)
 }
 
 /**
- * parse_qualifier() - parse a uid=N or gid=N field after the program
- * @prog: the program, which receives the qualifier
- * @field: the field
+ * struct kpr_ids - the ids one uid= or gid= qualifier lists
+ * @id: the ids, in the order given
+ * @nr: number of entries in @id; 0 when the qualifier is absent
+ */
+struct kpr_ids {
+	u32 id[KPR_MAX_IDS];
+	unsigned int nr;
+};
+
+/**
+ * parse_ids() - parse the comma-separated ids of a uid= or gid= field
+ * @s: the ids; split in place
+ * @ids: receives them
+ *
+ * Return: NULL, or what is wrong with @s.
+ */
+static const char *parse_ids(char *s, struct kpr_ids *ids)
+{
+	char *id;
+
+	while ((id = strsep(&s, ","))) {
+		if (ids->nr == KPR_MAX_IDS)
+			return "uid= and gid= list at most 16 ids each";
+		if (parse_id(id, &ids->id[ids->nr++]))
+			return "uid= and gid= take numbers 0 to 4294967294, separated by commas";
+	}
+	return NULL;
+}
+
+/**
+ * parse_qualifier() - parse a uid=N[,N...] or gid=N[,N...] field
+ * @prog: the program, which receives the qualifier's bit
+ * @field: the field; split in place
+ * @uids: receives the ids of uid=
+ * @gids: receives the ids of gid=
  *
  * Return: NULL, or what is wrong with @field.
  */
-static const char *parse_qualifier(struct kpr_program *prog,
-				   const char *field)
+static const char *parse_qualifier(struct kpr_program *prog, char *field,
+				   struct kpr_ids *uids, struct kpr_ids *gids)
 {
+	struct kpr_ids *ids;
 	u8 qual;
-	u32 *id;
 
 	if (str_has_prefix(field, "uid=")) {
 		qual = KPR_QUAL_UID;
-		id = &prog->uid;
+		ids = uids;
 	} else if (str_has_prefix(field, "gid=")) {
 		qual = KPR_QUAL_GID;
-		id = &prog->gid;
+		ids = gids;
 	} else {
-		return "unknown field after the program: expected uid=N or gid=N";
+		return "unknown field after the program: expected uid=N, gid=N or a # comment";
 	}
 	if (prog->quals & qual)
 		return "uid= or gid= given twice";
 	if (prog->kernel)
 		return "<kernel> takes no uid= or gid=";
-	if (parse_id(field + strlen("uid="), id))
-		return "uid= and gid= take a number from 0 to 4294967294";
 	prog->quals |= qual;
-	return NULL;
+	return parse_ids(field + strlen("uid="), ids);
 }
 
 /**
@@ -286,38 +316,6 @@ static const struct kpr_program *intern_program(struct kpr_ruleset *rs,
 }
 
 /**
- * parse_program() - parse the PROGRAM field of a rule and its qualifiers
- * @rs: the ruleset that owns the programs
- * @field: the program field and its qualifier fields
- * @n: number of entries in @field
- * @rule: rule whose program is set
- * @msg: receives what is wrong
- *
- * Return: 0, -EINVAL or -ENOMEM.
- */
-static int parse_program(struct kpr_ruleset *rs, char **field,
-			 unsigned int n, struct kpr_rule *rule,
-			 const char **msg)
-{
-	struct kpr_program *prog;
-	unsigned int i;
-
-	prog = kvzalloc(sizeof(*prog) + strlen(field[0]) + 1, GFP_KERNEL);
-	if (!prog)
-		return -ENOMEM;
-	*msg = decode_path(prog, field[0]);
-	for (i = 1; i < n && !*msg; i++)
-		*msg = parse_qualifier(prog, field[i]);
-	if (*msg) {
-		kvfree(prog);
-		return -EINVAL;
-	}
-	prog->hash = kpr_path_hash(prog->path, prog->len);
-	rule->prog = intern_program(rs, prog);
-	return rule->prog ? 0 : -ENOMEM;
-}
-
-/**
  * append_rule() - add a rule to a ruleset
  * @rs: the ruleset
  * @rule: the rule to copy
@@ -350,13 +348,116 @@ static int append_rule(struct kpr_ruleset *rs, const struct kpr_rule *rule,
 	return 0;
 }
 
-/* Split @line at blanks into at most @max fields; return how many. */
+/**
+ * copy_program() - a copy of a decoded program with one uid and one gid
+ * @tmpl: the decoded program
+ * @uid: the uid, when @tmpl has KPR_QUAL_UID
+ * @gid: the gid, when @tmpl has KPR_QUAL_GID
+ *
+ * Return: the copy to intern, or NULL when out of memory.
+ */
+static struct kpr_program *copy_program(const struct kpr_program *tmpl,
+					u32 uid, u32 gid)
+{
+	struct kpr_program *prog;
+
+	prog = kvmalloc(sizeof(*prog) + tmpl->len + 1, GFP_KERNEL);
+	if (!prog)
+		return NULL;
+	memcpy(prog, tmpl, sizeof(*prog) + tmpl->len + 1);
+	prog->uid = tmpl->quals & KPR_QUAL_UID ? uid : 0;
+	prog->gid = tmpl->quals & KPR_QUAL_GID ? gid : 0;
+	return prog;
+}
+
+/**
+ * add_rules() - add a rule for each uid and gid a rule's qualifiers list
+ * @rs: the ruleset that receives the rules
+ * @rule: the ports and protocols of the rules
+ * @tmpl: the decoded program
+ * @uids: the ids of its uid= qualifier, if any
+ * @gids: the ids of its gid= qualifier, if any
+ * @msg: receives what is wrong
+ *
+ * "uid=0,33" is a shorthand: the ruleset holds one rule per id, as if
+ * each had its own line, and its canonical text spells them so.
+ *
+ * Return: 0, -E2BIG past KPR_POLICY_MAX_RULES, or -ENOMEM.
+ */
+static int add_rules(struct kpr_ruleset *rs, struct kpr_rule *rule,
+		     const struct kpr_program *tmpl,
+		     const struct kpr_ids *uids, const struct kpr_ids *gids,
+		     const char **msg)
+{
+	unsigned int u, g;
+	int err;
+
+	for (u = 0; u < max(uids->nr, 1U); u++) {
+		for (g = 0; g < max(gids->nr, 1U); g++) {
+			struct kpr_program *prog;
+
+			prog = copy_program(tmpl, uids->id[u], gids->id[g]);
+			if (!prog)
+				return -ENOMEM;
+			rule->prog = intern_program(rs, prog);
+			if (!rule->prog)
+				return -ENOMEM;
+			err = append_rule(rs, rule, msg);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * parse_program() - parse the PROGRAM field of a rule and its qualifiers
+ * @rs: the ruleset that receives the rules
+ * @field: the program field and its qualifier fields
+ * @n: number of entries in @field
+ * @rule: the ports and protocols of the rule
+ * @msg: receives what is wrong
+ *
+ * Return: 0, -EINVAL, -E2BIG or -ENOMEM.
+ */
+static int parse_program(struct kpr_ruleset *rs, char **field,
+			 unsigned int n, struct kpr_rule *rule,
+			 const char **msg)
+{
+	struct kpr_ids uids = {}, gids = {};
+	struct kpr_program *tmpl;
+	unsigned int i;
+	int err;
+
+	tmpl = kvzalloc(sizeof(*tmpl) + strlen(field[0]) + 1, GFP_KERNEL);
+	if (!tmpl)
+		return -ENOMEM;
+	*msg = decode_path(tmpl, field[0]);
+	for (i = 1; i < n && !*msg; i++)
+		*msg = parse_qualifier(tmpl, field[i], &uids, &gids);
+	if (*msg) {
+		kvfree(tmpl);
+		return -EINVAL;
+	}
+	tmpl->hash = kpr_path_hash(tmpl->path, tmpl->len);
+	err = add_rules(rs, rule, tmpl, &uids, &gids, msg);
+	kvfree(tmpl);
+	return err;
+}
+
+/*
+ * Split @line at blanks into at most @max fields; return how many. A
+ * field that starts with '#' starts a comment, which ends the line: no
+ * path or qualifier starts with one.
+ */
 static unsigned int split_fields(char *line, char **field, unsigned int max)
 {
 	unsigned int n = 0;
 
 	while (line && n < max) {
 		field[n] = strsep(&line, KPR_BLANKS);
+		if (field[n][0] == '#')
+			break;
 		if (*field[n])
 			n++;
 	}
@@ -378,25 +479,23 @@ static int parse_line(struct kpr_ruleset *rs, char *line, size_t len,
 	char *field[KPR_MAX_FIELDS];
 	struct kpr_rule rule;
 	unsigned int n;
-	int err;
 
 	if (strlen(line) != len) {
 		*msg = "NUL byte in policy";
 		return -EINVAL;
 	}
 	n = split_fields(line, field, ARRAY_SIZE(field));
-	if (!n || field[0][0] == '#')
+	if (!n)
 		return 0;
 	if (n == 1)
 		*msg = "missing program after the ports";
 	else if (n == ARRAY_SIZE(field))
-		*msg = "extra field after the program and its uid= and gid=";
+		*msg = "extra field after the program, uid= and gid=; a comment starts with '#'";
 	else
 		*msg = parse_ports(field[0], &rule);
 	if (*msg)
 		return -EINVAL;
-	err = parse_program(rs, field + 1, n - 1, &rule, msg);
-	return err ?: append_rule(rs, &rule, msg);
+	return parse_program(rs, field + 1, n - 1, &rule, msg);
 }
 
 /**

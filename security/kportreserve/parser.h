@@ -27,6 +27,8 @@ enum kpr_proto {
 /* Documented limits: a policy over them fails with E2BIG. */
 #define KPR_POLICY_MAX_BYTES	(16U << 20)
 #define KPR_POLICY_MAX_RULES	1048576U
+/* The ids one uid= or gid= qualifier may list. */
+#define KPR_MAX_IDS		16
 /* One encoded line: a path of KPR_PATH_MAX bytes, all escaped, and a port. */
 #define KPR_LINE_MAX		(4 * KPR_PATH_MAX + 64)
 

@@ -401,6 +401,22 @@ TEST(uid_and_gid_qualify_the_program)
 	load_policy("");
 }
 
+/*
+ * The root master of a daemon (nginx, apache, postfix) binds as root; a
+ * uid= list names it and the service's account, and nobody else's copy.
+ */
+TEST(uid_list_admits_each_uid_it_names)
+{
+	ASSERT_EQ(0, make_programs());
+	ASSERT_EQ(0, load_policy("26303/tcp " OWNER " uid=0,33 # the web server\n"));
+	EXPECT_EQ(0, bind_with_ids(OWNER, 0, 0, PORT_IDS + 3));
+	EXPECT_EQ(0, bind_with_ids(OWNER, 33, 33, PORT_IDS + 3));
+	EXPECT_EQ(EADDRINUSE, bind_with_ids(OWNER, 1000, 1000, PORT_IDS + 3));
+	EXPECT_EQ(EADDRINUSE, bind_with_ids(IMPOSTOR, 0, 0, PORT_IDS + 3));
+	EXPECT_EQ(EADDRINUSE, bind_with_ids(IMPOSTOR, 33, 33, PORT_IDS + 3));
+	load_policy("");
+}
+
 TEST(qualifiers_read_back_canonical)
 {
 	char *back;
@@ -414,6 +430,13 @@ TEST(qualifiers_read_back_canonical)
 	EXPECT_EQ(-EINVAL, load_policy("26310 /usr/bin/x uid=-1\n"));
 	EXPECT_EQ(-EINVAL, load_policy("26310 /usr/bin/x uid=1 uid=2\n"));
 	EXPECT_EQ(-EINVAL, load_policy("26310 <kernel> uid=0\n"));
+	/* A uid= list is one rule per uid; a comment is not kept. */
+	ASSERT_EQ(0, load_policy("26311/tcp /usr/bin/x uid=33,0 # web\n"));
+	back = read_policy();
+	EXPECT_STREQ("26311/tcp /usr/bin/x uid=0\n26311/tcp /usr/bin/x uid=33\n",
+		     back);
+	free(back);
+	EXPECT_EQ(-EINVAL, load_policy("26311 /usr/bin/x uid=0,\n"));
 	load_policy("");
 }
 
