@@ -30,27 +30,51 @@
 #define KPR_EDIT_RETRY		(-1)
 #define KPR_EDIT_NOTHING	(-2)
 
-static bool has_rule(const struct kpr_ruleset *rs, size_t i, const char *rule)
+/* Whether rule @i of @rs is one of @rules, one canonical rule a line. */
+static bool has_rule(const struct kpr_ruleset *rs, size_t i, const char *rules)
 {
 	char *text = kpr_format_rule(&rs->rules[i]);
-	bool same = !strcmp(text, rule);
+	size_t len = strlen(text);
+	const char *p;
+	bool same = false;
 
+	for (p = rules; *p && !same; p += strcspn(p, "\n"), p += *p == '\n')
+		same = !strncmp(p, text, len) && (p[len] == '\n' || !p[len]);
 	free(text);
 	return same;
 }
 
+/* How many rules of @rs are among @rules: as many as its lines, or fewer. */
+static size_t count_rules(const struct kpr_ruleset *rs, const char *rules)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->nr_rules; i++)
+		n += has_rule(rs, i, rules);
+	return n;
+}
+
+static size_t count_lines(const char *rules)
+{
+	size_t n = 1;
+
+	for (; *rules; rules++)
+		n += *rules == '\n';
+	return n;
+}
+
 /**
- * add_rule() - the policy with one more rule
+ * add_rule() - the policy with more rules
  * @text: the policy in force
  * @rs: its rules
- * @rule: canonical text of the rule
+ * @rule: canonical text of the rules, one a line (uid=0,33 gives two)
  * @out: receives the new policy, to free()
  * @out_len: receives its length
  *
  * The rule is appended to the text and the whole parsed again, which puts
  * it in canonical order.
  *
- * Return: KPR_EXIT_OK, KPR_EDIT_NOTHING if the rule is there already, or
+ * Return: KPR_EXIT_OK, KPR_EDIT_NOTHING if each rule is there already, or
  * KPR_EXIT_POLICY if the result does not parse (a limit).
  */
 static int add_rule(const struct kpr_buf *text, const struct kpr_ruleset *rs,
@@ -61,13 +85,10 @@ static int add_rule(const struct kpr_buf *text, const struct kpr_ruleset *rs,
 	unsigned int line;
 	const char *msg;
 	char *joined;
-	size_t i;
 	int ret = KPR_EXIT_OK;
 
-	for (i = 0; i < rs->nr_rules; i++) {
-		if (has_rule(rs, i, rule))
-			return KPR_EDIT_NOTHING;
-	}
+	if (count_rules(rs, rule) == count_lines(rule))
+		return KPR_EDIT_NOTHING;
 	joined = kpr_xasprintf("%s%s%s\n", text->text, newline ? "\n" : "",
 			       rule);
 	if (kpr_parse_policy(joined, strlen(joined), &new, &line, &msg)) {
@@ -82,26 +103,27 @@ static int add_rule(const struct kpr_buf *text, const struct kpr_ruleset *rs,
 }
 
 /**
- * del_rule() - the policy without a rule
- * @rs: the rules of the policy in force; the rule is removed from them
- * @rule: canonical text of the rule
+ * del_rule() - the policy without some rules
+ * @rs: the rules of the policy in force; the rules are removed from them
+ * @rule: canonical text of the rules, one a line
  * @out: receives the new policy, to free()
  * @out_len: receives its length
  *
- * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY if no rule is exactly @rule.
+ * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY if one of the rules is not
+ * exactly in the policy.
  */
 static int del_rule(struct kpr_ruleset *rs, const char *rule, char **out,
 		    size_t *out_len)
 {
 	size_t i, kept = 0;
 
+	if (count_rules(rs, rule) != count_lines(rule)) {
+		kpr_err("no rule '%s' in the policy in force", rule);
+		return KPR_EXIT_POLICY;
+	}
 	for (i = 0; i < rs->nr_rules; i++) {
 		if (!has_rule(rs, i, rule))
 			rs->rules[kept++] = rs->rules[i];
-	}
-	if (kept == rs->nr_rules) {
-		kpr_err("no rule '%s' in the policy in force", rule);
-		return KPR_EXIT_POLICY;
 	}
 	rs->nr_rules = kept;
 	*out = kpr_format_ruleset(rs, out_len);
@@ -261,6 +283,42 @@ static void back_off(int attempt)
 	nanosleep(&ts, NULL);
 }
 
+/* "WHAT: RULE", a line per rule. */
+static void print_rules(const char *what, const char *rules)
+{
+	const char *p;
+	int n;
+
+	for (p = rules; *p; p += n + (p[n] == '\n')) {
+		n = strcspn(p, "\n");
+		printf("%s: %.*s\n", what, n, p);
+	}
+}
+
+/**
+ * check_program() - check the program of the rules to add on this machine
+ * @ctx: says whether to --resolve
+ * @rule: canonical text of the rules; replaced by the text with the
+ *        program's resolved path when --resolve resolves it
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY when the program is a link
+ * (without --resolve) or not a regular file.
+ */
+static int check_program(const struct kpr_ctx *ctx, char **rule)
+{
+	size_t fixed_len;
+	char *fixed;
+	int ret;
+
+	ret = kpr_check_programs(NULL, *rule, strlen(*rule), ctx->resolve,
+				 &fixed, &fixed_len);
+	if (fixed) {
+		free(*rule);
+		*rule = fixed;
+	}
+	return ret;
+}
+
 /**
  * edit_rule() - add or delete a rule given on the command line
  * @ctx: names the securityfs directory
@@ -272,18 +330,26 @@ static void back_off(int attempt)
  */
 static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 {
-	int ret = kpr_simple_options(argc, argv), attempt;
+	int ret, attempt;
 	struct kpr_ruleset rs;
-	char *rule;
+	char *rule = NULL;
 
+	ret = add ? kpr_resolve_options(ctx, argc, argv) :
+		    kpr_simple_options(argc, argv);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind < 2)
 		return kpr_usage_error(argv[0],
 				       "expected PORTS[/PROTO] PROGRAM [QUALIFIER...]");
 	ret = kpr_parse_rule_args(argc - optind, argv + optind, &rs, &rule);
-	if (ret)
+	if (!ret && add)
+		ret = check_program(ctx, &rule);
+	if (ret) {
+		if (rule)
+			kpr_ruleset_destroy(&rs);
+		free(rule);
 		return ret;
+	}
 	srand(getpid());
 	for (attempt = 1; attempt <= KPR_EDIT_ATTEMPTS; attempt++) {
 		ret = try_edit(ctx, rule, add);
@@ -299,10 +365,10 @@ static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 			KPR_EDIT_ATTEMPTS);
 		ret = KPR_EXIT_RACE;
 	} else if (ret == KPR_EDIT_NOTHING) {
-		printf("already in the policy: %s\n", rule);
+		print_rules("already in the policy", rule);
 		ret = KPR_EXIT_OK;
 	} else if (!ret) {
-		printf("%s: %s\n", add ? "added" : "deleted", rule);
+		print_rules(add ? "added" : "deleted", rule);
 	}
 	free(rule);
 	kpr_ruleset_destroy(&rs);

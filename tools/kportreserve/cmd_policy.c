@@ -116,17 +116,24 @@ static size_t skip_lines(const char *text, size_t len, unsigned int n)
 
 /**
  * check_text() - report every bad line of a policy
+ * @ctx: says whether to --resolve
  * @file: the file's name, for messages
  * @text: the policy
  * @len: its length
+ * @fixed: receives the policy with its programs resolved, to free(), when
+ *         --resolve rewrote one (kpr_check_programs()); else NULL
+ * @fixed_len: receives its length
  *
  * The parser stops at the first bad line, as the kernel does; to report
  * them all, as a compiler would, parsing starts again after each bad line.
- * Only a limit (E2BIG) or lack of memory ends the check early.
+ * Only a limit (E2BIG) or lack of memory ends the check early. A policy
+ * that parses then has its programs checked on this machine.
  *
  * Return: KPR_EXIT_OK or KPR_EXIT_POLICY.
  */
-static int check_text(const char *file, const char *text, size_t len)
+static int check_text(const struct kpr_ctx *ctx, const char *file,
+		      const char *text, size_t len, char **fixed,
+		      size_t *fixed_len)
 {
 	unsigned int base = 0, line;
 	int ret = KPR_EXIT_OK;
@@ -149,12 +156,65 @@ static int check_text(const char *file, const char *text, size_t len)
 		off += skip;
 		base += line;
 	}
+	*fixed = NULL;
+	*fixed_len = 0;
+	if (ret)
+		return ret;
+	return kpr_check_programs(file, text, len, ctx->resolve, fixed,
+				  fixed_len);
+}
+
+/**
+ * rewrite_file() - replace a policy file with its programs resolved
+ * @path: the file; "-" prints the policy on standard output instead
+ * @text: the new contents
+ * @len: their length
+ *
+ * The new file takes the old one's mode and is renamed over it, so that
+ * a reader sees the old policy or the new one, never a part.
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ */
+static int rewrite_file(const char *path, const char *text, size_t len)
+{
+	char *tmp = kpr_xasprintf("%s.kportreserve-new", path);
+	int fd = -1, ret = KPR_EXIT_IO;
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		free(tmp);
+		return fwrite(text, 1, len, stdout) == len ? KPR_EXIT_OK :
+							     KPR_EXIT_IO;
+	}
+	if (stat(path, &st))
+		goto out;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		  st.st_mode & 07777);
+	if (fd < 0)
+		goto out;
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd)) {
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		goto out;
+	}
+	ret = KPR_EXIT_OK;
+out:
+	if (ret)
+		kpr_err("%s: cannot rewrite: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
 	return ret;
 }
 
-static int check_file(const char *path)
+static int check_file(const struct kpr_ctx *ctx, const char *path)
 {
 	struct kpr_buf buf;
+	size_t fixed_len;
+	char *fixed;
 	int err, ret;
 
 	err = kpr_read_path(path, &buf);
@@ -162,7 +222,11 @@ static int check_file(const char *path)
 		kpr_err("%s: %s", display_name(path), strerror(-err));
 		return KPR_EXIT_IO;
 	}
-	ret = check_text(display_name(path), buf.text, buf.len);
+	ret = check_text(ctx, display_name(path), buf.text, buf.len, &fixed,
+			 &fixed_len);
+	if (fixed && rewrite_file(path, fixed, fixed_len))
+		ret = KPR_EXIT_IO;
+	free(fixed);
 	kpr_buf_free(&buf);
 	return ret;
 }
@@ -328,7 +392,10 @@ static unsigned int count_lines(const char *text, size_t len)
 
 /**
  * read_sources() - read and check each file of an assembled policy
+ * @ctx: says whether to --resolve
  * @s: the files; each one's text is read, and its lines counted
+ * @rewrite: with --resolve, rewrite each file whose programs were resolved
+ *           (check), rather than only use the new text (load)
  *
  * Every file is read and checked, so that every bad line of every file is
  * reported as FILE:LINE.
@@ -336,22 +403,30 @@ static unsigned int count_lines(const char *text, size_t len)
  * Return: KPR_EXIT_OK, KPR_EXIT_POLICY or KPR_EXIT_IO: the worst of the
  * files'.
  */
-static int read_sources(struct kpr_sources *s)
+static int read_sources(const struct kpr_ctx *ctx, struct kpr_sources *s,
+			bool rewrite)
 {
 	int ret = KPR_EXIT_OK, r, err;
 	unsigned int line = 1;
-	size_t i;
+	size_t i, fixed_len;
 
 	for (i = 0; i < s->nr; i++) {
 		struct kpr_source *src = &s->src[i];
+		char *fixed = NULL;
 
 		err = kpr_read_path(src->path, &src->text);
 		if (err) {
 			kpr_err("%s: %s", src->path, strerror(-err));
 			r = KPR_EXIT_IO;
 		} else {
-			r = check_text(src->path, src->text.text,
-				       src->text.len);
+			r = check_text(ctx, src->path, src->text.text,
+				       src->text.len, &fixed, &fixed_len);
+		}
+		if (fixed && rewrite && rewrite_file(src->path, fixed, fixed_len))
+			r = KPR_EXIT_IO;
+		if (fixed) {
+			kpr_buf_free(&src->text);
+			src->text = (struct kpr_buf){ fixed, fixed_len };
 		}
 		if (r > ret)
 			ret = r;
@@ -425,8 +500,9 @@ static int check_assembled(struct kpr_ctx *ctx, const struct kpr_sources *s,
 
 /**
  * gather_system() - find, read, assemble and check the policy files
- * @ctx: where errors are reported
+ * @ctx: where errors are reported, and whether to --resolve
  * @s: receives the files; free with sources_free()
+ * @rewrite: with --resolve, rewrite the files whose programs it resolved
  * @text: receives the assembled policy, or NULL; free() it
  * @len: receives its length
  *
@@ -434,13 +510,13 @@ static int check_assembled(struct kpr_ctx *ctx, const struct kpr_sources *s,
  * worst exit code of the files or of the whole.
  */
 static int gather_system(struct kpr_ctx *ctx, struct kpr_sources *s,
-			 char **text, size_t *len)
+			 bool rewrite, char **text, size_t *len)
 {
 	int ret, r;
 
 	*text = NULL;
 	ret = find_sources(s);
-	r = read_sources(s);
+	r = read_sources(ctx, s, rewrite);
 	if (r > ret)
 		ret = r;
 	if (ret != KPR_EXIT_OK)
@@ -457,7 +533,7 @@ static int check_system(struct kpr_ctx *ctx)
 	char *text;
 	int ret;
 
-	ret = gather_system(ctx, &s, &text, &len);
+	ret = gather_system(ctx, &s, true, &text, &len);
 	free(text);
 	sources_free(&s);
 	return ret;
@@ -476,7 +552,7 @@ static int check_system(struct kpr_ctx *ctx)
  */
 int kpr_cmd_check(struct kpr_ctx *ctx, int argc, char **argv)
 {
-	int ret = kpr_simple_options(argc, argv), i, r;
+	int ret = kpr_resolve_options(ctx, argc, argv), i, r;
 
 	if (ret >= 0)
 		return ret;
@@ -484,7 +560,7 @@ int kpr_cmd_check(struct kpr_ctx *ctx, int argc, char **argv)
 		return check_system(ctx);
 	ret = KPR_EXIT_OK;
 	for (i = optind; i < argc; i++) {
-		r = check_file(argv[i]);
+		r = check_file(ctx, argv[i]);
 		if (r > ret)
 			ret = r;
 	}
@@ -598,6 +674,17 @@ out:
 	return fail ? -1 : 0;
 }
 
+/*
+ * After a load: the sockets that held a port of the new policy before it
+ * came. The policy is in force all the same, so only KPR_EXIT_HELD is
+ * passed on; a policy that cannot be read back was reported.
+ */
+static int holders_after_load(const struct kpr_ctx *ctx)
+{
+	return kpr_check_holders(ctx) == KPR_EXIT_HELD ? KPR_EXIT_HELD :
+							 KPR_EXIT_OK;
+}
+
 /**
  * load_system() - kportreserve load, without a file
  * @ctx: names the securityfs directory
@@ -608,7 +695,9 @@ out:
  * in force is always what the files say. Nothing is loaded when a file
  * cannot be read or has a bad line.
  *
- * Return: KPR_EXIT_OK, KPR_EXIT_POLICY, KPR_EXIT_REFUSED or KPR_EXIT_IO.
+ * Return: KPR_EXIT_OK, KPR_EXIT_POLICY, KPR_EXIT_REFUSED, KPR_EXIT_IO, or
+ * KPR_EXIT_HELD when the policy is in force but a socket holds one of its
+ * ports against it.
  */
 static int load_system(struct kpr_ctx *ctx)
 {
@@ -617,7 +706,7 @@ static int load_system(struct kpr_ctx *ctx)
 	size_t len, i;
 	int ret;
 
-	ret = gather_system(ctx, &s, &text, &len);
+	ret = gather_system(ctx, &s, false, &text, &len);
 	if (ret != KPR_EXIT_OK) {
 		kpr_err("nothing was loaded; the policy in force is unchanged");
 		goto out;
@@ -640,11 +729,42 @@ static int load_system(struct kpr_ctx *ctx)
 	else
 		kpr_err("warning: the kernel reports no generation; the policy's files are not recorded");
 	free(generation);
+	ret = holders_after_load(ctx);
 out:
 	free(what);
 	free(text);
 	sources_free(&s);
 	return ret;
+}
+
+/**
+ * check_programs() - check the programs of a policy that parses
+ * @ctx: says whether to --resolve
+ * @file: the policy's name, for messages
+ * @text: the policy
+ * @fixed: receives the policy with its programs resolved, or nothing
+ *
+ * A policy that does not parse here goes to the kernel all the same,
+ * which names its bad line, and may know more of the language than this
+ * program.
+ *
+ * Return: KPR_EXIT_OK or KPR_EXIT_POLICY.
+ */
+static int check_programs(const struct kpr_ctx *ctx, const char *file,
+			  const struct kpr_buf *text, struct kpr_buf *fixed)
+{
+	struct kpr_ruleset rs = { 0 };
+	unsigned int line;
+	const char *msg;
+	int err;
+
+	*fixed = (struct kpr_buf){ NULL, 0 };
+	err = kpr_parse_policy(text->text, text->len, &rs, &line, &msg);
+	kpr_ruleset_destroy(&rs);
+	if (err)
+		return KPR_EXIT_OK;
+	return kpr_check_programs(file, text->text, text->len, ctx->resolve,
+				  &fixed->text, &fixed->len);
 }
 
 /**
@@ -655,14 +775,14 @@ out:
  *
  * Without a file, loads the policy files of the system (load_system()).
  *
- * Return: KPR_EXIT_OK, KPR_EXIT_POLICY, KPR_EXIT_REFUSED, KPR_EXIT_IO or
- * KPR_EXIT_USAGE.
+ * Return: KPR_EXIT_OK, KPR_EXIT_POLICY, KPR_EXIT_REFUSED, KPR_EXIT_IO,
+ * KPR_EXIT_USAGE, or KPR_EXIT_HELD as load_system().
  */
 int kpr_cmd_load(struct kpr_ctx *ctx, int argc, char **argv)
 {
-	int ret = kpr_simple_options(argc, argv), err;
+	int ret = kpr_resolve_options(ctx, argc, argv), err;
+	struct kpr_buf buf, fixed;
 	const char *file;
-	struct kpr_buf buf;
 
 	if (ret >= 0)
 		return ret;
@@ -676,9 +796,19 @@ int kpr_cmd_load(struct kpr_ctx *ctx, int argc, char **argv)
 		kpr_err("%s: %s", file, strerror(-err));
 		return KPR_EXIT_IO;
 	}
-	ret = kpr_write_policy(ctx, file, NULL, buf.text, buf.len);
-	if (!ret)
-		free(print_loaded(ctx, file));
+	ret = check_programs(ctx, file, &buf, &fixed);
+	if (ret == KPR_EXIT_POLICY) {
+		kpr_err("nothing was loaded; %s", "the policy in force is unchanged");
+	} else {
+		ret = fixed.text ?
+			kpr_write_policy(ctx, file, NULL, fixed.text, fixed.len) :
+			kpr_write_policy(ctx, file, NULL, buf.text, buf.len);
+		if (!ret) {
+			free(print_loaded(ctx, file));
+			ret = holders_after_load(ctx);
+		}
+	}
+	free(fixed.text);
 	kpr_buf_free(&buf);
 	return ret;
 }

@@ -337,8 +337,9 @@ static void print_denials(const struct kpr_ctx *ctx)
  * @argc: number of arguments, the subcommand's name included
  * @argv: the arguments
  *
- * Return: KPR_EXIT_OK, KPR_EXIT_IO when kportreserve is not there or its
- * stats or policy cannot be read, or KPR_EXIT_USAGE.
+ * Return: KPR_EXIT_OK, KPR_EXIT_HELD when a socket holds a reserved port
+ * against the policy (kpr_check_holders()), KPR_EXIT_IO when kportreserve
+ * is not there or its stats or policy cannot be read, or KPR_EXIT_USAGE.
  */
 int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
 {
@@ -362,6 +363,8 @@ int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
 	if (r > ret)
 		ret = r;
 	print_denials(ctx);
+	if (!ret)
+		ret = kpr_check_holders(ctx);
 	return ret;
 }
 

@@ -21,10 +21,13 @@ static const char usage_text[] =
 "Reserve local ports for programs with the kportreserve LSM.\n"
 "\n"
 "Commands:\n"
-"  check [FILE...]               check policy files offline, print FILE:LINE:\n"
+"  check [-r] [FILE...]          check policy files offline, print FILE:LINE:\n"
 "                                for each bad line; without FILE, the files\n"
-"                                that load assembles\n"
-"  load [FILE]                   replace the policy in force with FILE (- for\n"
+"                                that load assembles; each program must be\n"
+"                                its own path on this machine, not a link\n"
+"                                (-r, --resolve: rewrite the files with the\n"
+"                                resolved paths)\n"
+"  load [-r] [FILE]              replace the policy in force with FILE (- for\n"
 "                                standard input); without FILE, with the\n"
 "                                policy files, in this order: the *.policy\n"
 "                                of " KPR_VENDOR_DIR "\n"
@@ -32,10 +35,12 @@ static const char usage_text[] =
 "                                name (/etc wins on equal names), then\n"
 "                                " KPR_MAIN_POLICY "\n"
 "  status                        show mode, lock, counters, the files the\n"
-"                                policy came from, reserved ports and denials\n"
-"  add PORTS[/PROTO] PROGRAM [uid=N] [gid=N]\n"
+"                                policy came from, reserved ports, denials\n"
+"                                and the sockets that hold reserved ports\n"
+"                                against the policy (load shows these too)\n"
+"  add [-r] PORTS[/PROTO] PROGRAM [uid=N[,N...]] [gid=N[,N...]]\n"
 "                                add a rule to the policy in force\n"
-"  del PORTS[/PROTO] PROGRAM [uid=N] [gid=N]\n"
+"  del PORTS[/PROTO] PROGRAM [uid=N[,N...]] [gid=N[,N...]]\n"
 "                                delete exactly that rule from the policy\n"
 "  who PORT[/PROTO]              list the programs that may bind a port\n"
 "  import-portreserve [-p PROGRAM] [-m NAME=PROGRAM]... [-S SERVICES] [DIR]\n"
@@ -56,6 +61,8 @@ static const char usage_text[] =
 "  3  the kernel refused the new policy; the old one stays in force\n"
 "  4  the policy kept changing during add or del; nothing was loaded\n"
 "  5  I/O error, or kportreserve is not available\n"
+"  6  status, or load after loading: a socket holds a reserved port for\n"
+"     a program the policy does not reserve it for\n"
 "\n"
 "See kportreserve(8).\n";
 
@@ -183,6 +190,41 @@ int kpr_simple_options(int argc, char **argv)
 		if (c != 'h')
 			return kpr_bad_option(argv[0], c, argv[optind - 1]);
 		return kpr_help();
+	}
+	return -1;
+}
+
+/**
+ * kpr_resolve_options() - parse the options of check, load and add
+ * @ctx: receives --resolve (-r)
+ * @argc: number of arguments, the subcommand's name included
+ * @argv: the arguments; argv[0] is the subcommand's name
+ *
+ * On return optind indexes the first operand.
+ *
+ * Return: -1 to go on, or the exit code to return at once.
+ */
+int kpr_resolve_options(struct kpr_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "resolve", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hr", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return kpr_help();
+		case 'r':
+			ctx->resolve = true;
+			break;
+		default:
+			return kpr_bad_option(argv[0], c, argv[optind - 1]);
+		}
 	}
 	return -1;
 }

@@ -44,6 +44,7 @@ enum kpr_exit {
 	KPR_EXIT_REFUSED = 3,	/* the kernel refused the new policy */
 	KPR_EXIT_RACE = 4,	/* someone else kept changing the policy */
 	KPR_EXIT_IO = 5,	/* I/O error, or kportreserve is not there */
+	KPR_EXIT_HELD = 6,	/* a socket holds a port reserved for others */
 };
 
 struct kpr_sources;
@@ -53,10 +54,13 @@ struct kpr_sources;
  * @dir: the securityfs directory of kportreserve
  * @sources: while an assembled policy is loaded, its files, so that a line
  *           the kernel refused is named by file and line; else NULL
+ * @resolve: --resolve: a program that is a symbolic link is written as the
+ *           path it resolves to, instead of being refused
  */
 struct kpr_ctx {
 	const char *dir;
 	const struct kpr_sources *sources;
+	bool resolve;
 };
 
 /**
@@ -98,6 +102,7 @@ __printf(1, 2) void kpr_err(const char *fmt, ...);
 __printf(2, 3) int kpr_usage_error(const char *cmd, const char *fmt, ...);
 int kpr_help(void);
 int kpr_simple_options(int argc, char **argv);
+int kpr_resolve_options(struct kpr_ctx *ctx, int argc, char **argv);
 int kpr_bad_option(const char *cmd, int c, const char *arg);
 
 /* securityfs.c: files */
@@ -117,6 +122,15 @@ int kpr_write_policy(const struct kpr_ctx *ctx, const char *what,
 char *kpr_root_path(const char *path);
 void kpr_print_policy_error(const struct kpr_ctx *ctx, const char *what,
 			    unsigned int line, const char *msg);
+
+/* programs.c: the programs of a policy, on this machine */
+int kpr_resolve_program(const char *path, char **resolved, bool *is_link);
+int kpr_check_programs(const char *file, const char *text, size_t len,
+		       bool resolve, char **fixed, size_t *fixed_len);
+
+/* holders.c: the sockets that hold reserved ports */
+int kpr_print_holders(const struct kpr_ruleset *rs);
+int kpr_check_holders(const struct kpr_ctx *ctx);
 
 /* rules.c: the kernel's parser, applied */
 void kpr_print_parse_error(const char *file, unsigned int line,

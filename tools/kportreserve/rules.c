@@ -116,9 +116,10 @@ static char *join_args(int argc, char **argv, size_t *len)
  * kpr_parse_rule_args() - parse a rule given as command-line arguments
  * @argc: number of arguments: PORTS[/PROTO] PROGRAM [QUALIFIER...]
  * @argv: the arguments
- * @rs: receives a ruleset of exactly one rule; free with
- *      kpr_ruleset_destroy()
- * @line: receives the rule's canonical text, without newline, to free()
+ * @rs: receives the rules, one per id that a qualifier lists (uid=0,33);
+ *      free with kpr_ruleset_destroy()
+ * @line: receives their canonical text, one rule a line, without the
+ *        last newline, to free()
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY after an error message.
  */
@@ -135,14 +136,16 @@ int kpr_parse_rule_args(int argc, char **argv, struct kpr_ruleset *rs,
 	if (kpr_parse_policy(text, len, rs, &err_line, &msg)) {
 		kpr_err("rule '%s': %s", text, msg);
 		ret = KPR_EXIT_POLICY;
-	} else if (rs->nr_rules != 1) {
+	} else if (!rs->nr_rules) {
 		kpr_err("'%s' is not a rule", text);
 		ret = KPR_EXIT_POLICY;
 	}
-	if (ret)
+	if (ret) {
 		kpr_ruleset_destroy(rs);
-	else
-		*line = kpr_format_rule(&rs->rules[0]);
+	} else {
+		*line = kpr_format_ruleset(rs, &len);
+		(*line)[len - 1] = '\0';
+	}
 	free(text);
 	return ret;
 }

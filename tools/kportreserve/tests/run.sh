@@ -34,6 +34,19 @@ trap 'exit 130' INT TERM
 # the system's /etc, /usr/lib and /run.
 root=$tmp/root
 export KPORTRESERVE_ROOT="$root"
+# The programs the policies below name exist under $root, as check, load
+# and add want them on the machine (programs.c); their own checks make
+# links and leave paths out.
+make_programs() {
+	for p in /usr/sbin/nginx /opt/app/bin/server /x /y /z /a /b /c \
+		/usr/sbin/exim /usr/sbin/exim4 /usr/sbin/avahi-daemon \
+		/usr/sbin/cupsd /usr/bin/other /usr/sbin/named "/usr/sbin/my sshd" \
+		"/opt/my app" /bin/x /bin/y /sbin/rpcbind /usr/sbin/postfix \
+		/ok /also/ok /usr/bin/python3.13; do
+		mkdir -p "$root$(dirname "$p")" && : >"$root$p"
+	done
+}
+make_programs
 pass=0
 fail=0
 
@@ -614,6 +627,7 @@ EOF
 t "status after another load: the files are unknown" 0 status_files
 # The fake does not count generations: later loads must find no record.
 rm -rf "$root"
+make_programs
 
 # --- add and del ---------------------------------------------------------
 
@@ -884,6 +898,262 @@ want <<'EOF'
 8000-8099 /opt/app/bin/server
 EOF
 t_file "refused edits loaded nothing" "$fs/policy"
+
+# --- programs as this machine has them, comments, uid lists ---------------
+
+# /usr/bin/python3 -> python3.13 as on Debian 13, /bin3 -> usr/bin as /bin
+# on a merged-/usr system, and an alternative that links to an absolute
+# path (resolved under $root, as under the real root).
+ln -s python3.13 "$root/usr/bin/python3"
+ln -s usr/bin "$root/bin3"
+mkdir -p "$root/etc/alternatives"
+ln -s /usr/bin/python3.13 "$root/etc/alternatives/py"
+ln -s /etc/alternatives/py "$root/usr/bin/py"
+cat >"$tmp/links.pol" <<'EOF'
+# the README's example, as first written
+8080/tcp /usr/bin/python3 uid=1000 # my app
+8081/tcp /bin3/python3.13
+8082/tcp /usr/bin/py
+8083/tcp /usr/bin/python3.13
+EOF
+cp "$tmp/links.pol" "$tmp/links.orig"
+m="is a symbolic link, or in a directory that is one: the kernel sees that program as"
+r="/usr/bin/python3.13; write /usr/bin/python3.13 (--resolve does)"
+want_err <<EOF
+$tmp/links.pol:2: /usr/bin/python3 $m $r
+$tmp/links.pol:3: /bin3/python3.13 $m $r
+$tmp/links.pol:4: /usr/bin/py $m $r
+EOF
+t "check refuses a program that is a link or behind one: FILE:LINE, the real path" 1 \
+	"$K" check "$tmp/links.pol"
+fake_fs "$fs"
+want_err <<EOF
+$tmp/links.pol:2: /usr/bin/python3 $m $r
+$tmp/links.pol:3: /bin3/python3.13 $m $r
+$tmp/links.pol:4: /usr/bin/py $m $r
+kportreserve: nothing was loaded; $kept
+EOF
+t "load of a file that names a link: exit 1, nothing loaded" 1 \
+	"$K" -s "$fs" load "$tmp/links.pol"
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+8000-8099 /opt/app/bin/server
+EOF
+t_file "load of a file that names a link loaded nothing" "$fs/policy"
+want <<EOF
+$tmp/links.pol:2: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+$tmp/links.pol:3: /bin3/python3.13 is a symbolic link: writing /usr/bin/python3.13
+$tmp/links.pol:4: /usr/bin/py is a symbolic link: writing /usr/bin/python3.13
+loaded $tmp/links.pol: generation 3, rules 2, ports 101
+EOF
+t "load --resolve loads the resolved paths" 0 \
+	"$K" -s "$fs" load --resolve "$tmp/links.pol"
+want <<'EOF'
+# the README's example, as first written
+8080/tcp /usr/bin/python3.13 uid=1000 # my app
+8081/tcp /usr/bin/python3.13
+8082/tcp /usr/bin/python3.13
+8083/tcp /usr/bin/python3.13
+EOF
+t_file "load --resolve wrote the resolved paths, comments and all" "$fs/load"
+t_true "load --resolve left the file alone" cmp "$tmp/links.pol" "$tmp/links.orig"
+want <<EOF
+$tmp/links.pol:2: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+$tmp/links.pol:3: /bin3/python3.13 is a symbolic link: writing /usr/bin/python3.13
+$tmp/links.pol:4: /usr/bin/py is a symbolic link: writing /usr/bin/python3.13
+EOF
+t "check -r rewrites the file with the resolved paths" 0 \
+	"$K" check -r "$tmp/links.pol"
+want <<'EOF'
+# the README's example, as first written
+8080/tcp /usr/bin/python3.13 uid=1000 # my app
+8081/tcp /usr/bin/python3.13
+8082/tcp /usr/bin/python3.13
+8083/tcp /usr/bin/python3.13
+EOF
+t_file "check -r kept every line but the programs" "$tmp/links.pol"
+t "check of the rewritten file: silent, exit 0" 0 "$K" check "$tmp/links.pol"
+
+printf '9000 /opt/later/bin/server\n9001 /bin3/later\n9002 /usr/sbin\n' \
+	>"$tmp/later.pol"
+w="does not exist (yet): the rule allows nobody until it does"
+want_err <<EOF
+$tmp/later.pol:1: warning: /opt/later/bin/server $w
+$tmp/later.pol:2: /bin3/later $m /usr/bin/later; write /usr/bin/later (--resolve does)
+$tmp/later.pol:3: /usr/sbin is not a regular file, so no program runs from it
+EOF
+t "check: a missing program warns; behind a link, or a directory, it is an error" 1 \
+	"$K" check "$tmp/later.pol"
+printf '9000 /opt/later/bin/server\n' >"$tmp/later.pol"
+want <<EOF
+loaded $tmp/later.pol: generation 3, rules 2, ports 101
+EOF
+want_err <<EOF
+$tmp/later.pol:1: warning: /opt/later/bin/server $w
+EOF
+t "load of a program not installed yet: a warning, exit 0" 0 \
+	"$K" -s "$fs" load "$tmp/later.pol"
+
+mkdir -p "$admin"
+printf '8080/tcp /usr/bin/python3\n' >"$admin/30-py.policy"
+want_err <<EOF
+$admin/30-py.policy:1: /usr/bin/python3 $m $r
+kportreserve: nothing was loaded; $kept
+EOF
+t "load of the policy files: a drop-in that names a link, exit 1" 1 \
+	"$K" -s "$fs" load
+want <<EOF
+$admin/30-py.policy:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+EOF
+t "check -r without a file rewrites the policy files" 0 "$K" check -r
+printf '8080/tcp /usr/bin/python3.13\n' | want
+t_file "check -r rewrote the drop-in" "$admin/30-py.policy"
+rm "$admin/30-py.policy"
+
+fake_fs "$fs"
+want_err <<EOF
+kportreserve: /usr/bin/python3 $m $r
+EOF
+t "add of a link: exit 1" 1 "$K" -s "$fs" add 8080/tcp /usr/bin/python3
+want <<'EOF'
+/usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+added: 8080/tcp /usr/bin/python3.13 uid=1000
+EOF
+t "add --resolve adds the resolved path" 0 \
+	"$K" -s "$fs" add --resolve 8080/tcp /usr/bin/python3 uid=1000
+
+printf '80/tcp /usr/sbin/nginx # the web server\n80/tcp /x uid=0,33 gid=0 #\n' \
+	>"$tmp/comments.pol"
+t "check accepts a comment after a rule, and uid= lists" 0 \
+	"$K" check "$tmp/comments.pol"
+
+fake_fs "$fs"
+want <<'EOF'
+added: 80/tcp /usr/sbin/nginx uid=0
+added: 80/tcp /usr/sbin/nginx uid=33
+EOF
+t "add with a uid= list adds a rule per uid" 0 \
+	"$K" -s "$fs" add 80/tcp /usr/sbin/nginx uid=33,0
+want <<'EOF'
+80/tcp /usr/sbin/nginx
+80/tcp /usr/sbin/nginx uid=0
+80/tcp /usr/sbin/nginx uid=33
+8000-8099 /opt/app/bin/server
+EOF
+t_file "add with a uid= list wrote both rules" "$fs/policy"
+want <<'EOF'
+already in the policy: 80/tcp /usr/sbin/nginx uid=0
+already in the policy: 80/tcp /usr/sbin/nginx uid=33
+EOF
+t "add of a uid= list already there: exit 0" 0 \
+	"$K" -s "$fs" add 80/tcp /usr/sbin/nginx uid=0,33
+want_err <<'EOF'
+kportreserve: no rule '80/tcp /usr/sbin/nginx uid=0
+80/tcp /usr/sbin/nginx uid=7' in the policy in force
+EOF
+t "del of a uid= list with a rule not there: exit 1" 1 \
+	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx uid=0,7
+want <<'EOF'
+deleted: 80/tcp /usr/sbin/nginx uid=0
+deleted: 80/tcp /usr/sbin/nginx uid=33
+EOF
+t "del with a uid= list deletes each rule" 0 \
+	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx uid=0,33
+
+# --- the sockets that hold reserved ports ---------------------------------
+
+# A fake /proc under $root: the socket tables of pid 1's namespace, and
+# processes whose descriptors name the sockets. nginx's root master (pid
+# 100) and its worker (pid 101, uid 33) share the listening socket of
+# port 80; a python (pid 200) took port 8080 and, over IPv6, UDP 5353;
+# port 2049's socket is held by no process (the kernel's); port 8081 is
+# in TIME_WAIT (inode 0); port 9999 has no rule.
+fake_proc() {
+	p=$root/proc
+	rm -rf "$p"
+	mkdir -p "$p/1/net/sctp"
+	hdr="  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode"
+	{
+		echo "$hdr"
+		echo "   0: 00000000:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 5001 1 0 100 0 0 10 0"
+		echo "   1: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 5002 1 0 100 0 0 10 0"
+		echo "   2: 00000000:0801 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 5003 1 0 100 0 0 10 0"
+		echo "   3: 0100007F:1F91 0100007F:D431 06 00000000:00000000 03:00000F8B 00000000     0        0 0 3 0"
+		echo "   4: 00000000:270F 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 5004 1 0 100 0 0 10 0"
+	} >"$p/1/net/tcp"
+	{
+		echo "$hdr"
+		echo "   0: 00000000000000000000000000000000:14E9 00000000000000000000000000000000:0000 07 00000000:00000000 00:00000000 00000000  1000        0 5005 2 0 0"
+	} >"$p/1/net/udp6"
+	echo " ENDPT     SOCK   STY SST HBKT LPORT   UID INODE LADDRS" >"$p/1/net/sctp/eps"
+	for pid in 100 101 200; do mkdir -p "$p/$pid/fd"; done
+	ln -s socket:[5001] "$p/100/fd/6"
+	ln -s socket:[5001] "$p/101/fd/6"
+	ln -s /dev/null "$p/101/fd/0"
+	ln -s socket:[5002] "$p/200/fd/3"
+	ln -s socket:[5004] "$p/200/fd/4"
+	ln -s socket:[5005] "$p/200/fd/5"
+	ln -s /usr/sbin/nginx "$p/100/exe"
+	ln -s "/usr/sbin/nginx (deleted)" "$p/101/exe"
+	ln -s /usr/bin/python3.13 "$p/200/exe"
+	printf 'Name:\tnginx\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n' >"$p/100/status"
+	printf 'Name:\tnginx\nUid:\t33\t33\t33\t33\nGid:\t33\t33\t33\t33\n' >"$p/101/status"
+	printf 'Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n' \
+		>"$p/200/status"
+}
+fake_proc
+# status_holders: status's last section, and its exit code.
+status_holders() {
+	"$K" -s "$fs" status >"$tmp/status.out"
+	rc=$?
+	sed -n '/^sockets on/,$p' "$tmp/status.out"
+	return $rc
+}
+fake_fs "$fs"
+printf '80/tcp /usr/sbin/nginx uid=0\n8080-8081/tcp /opt/app/bin/server\n5353/udp /usr/sbin/avahi-daemon\n2049 <kernel>\n' \
+	>"$fs/policy"
+held="sockets on ports reserved for other programs (bound before the policy; stop or restart them):"
+want <<EOF
+$held
+  5353/udp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000
+    reserved for: /usr/sbin/avahi-daemon
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000
+    reserved for: /opt/app/bin/server
+EOF
+t "status names the sockets that hold reserved ports against the policy: exit 6" 6 \
+	status_holders
+printf '80/tcp /usr/sbin/nginx uid=7\n2049 /usr/sbin/rpcbind\n' >"$fs/policy"
+want <<EOF
+$held
+  80/tcp: pid 100 /usr/sbin/nginx uid=0 gid=0
+  80/tcp: pid 101 /usr/sbin/nginx uid=33 gid=33
+    reserved for: /usr/sbin/nginx uid=7
+  2049/tcp: socket 5003, held by no process (a kernel socket)
+    reserved for: /usr/sbin/rpcbind
+EOF
+t "status: nginx under another uid, or a kernel socket, is out of order" 6 \
+	status_holders
+# The worker's executable was replaced on disk ("(deleted)").
+printf '80/tcp /usr/sbin/nginx uid=33\n2049 <kernel>\n9999/udp /x\n' >"$fs/policy"
+t "status: a socket one holder is in order for, the kernel's: exit 0" 0 \
+	status_holders
+printf '8080/tcp /opt/app/bin/server\n' >"$tmp/held.pol"
+want <<EOF
+loaded $tmp/held.pol: generation 3, rules 2, ports 101
+
+$held
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000
+    reserved for: /opt/app/bin/server
+EOF
+t "load names the sockets that hold its ports, and exits 6: the policy is in force" 6 \
+	"$K" -s "$fs" load "$tmp/held.pol"
+printf '8080/tcp /usr/bin/python3.13\n' >"$tmp/held.pol"
+want <<EOF
+loaded $tmp/held.pol: generation 3, rules 2, ports 101
+EOF
+t "load: a socket held by the program the port is for is in order" 0 \
+	"$K" -s "$fs" load "$tmp/held.pol"
+rm -rf "$root/proc"
 
 # --- who -----------------------------------------------------------------
 

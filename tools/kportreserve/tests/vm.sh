@@ -95,6 +95,13 @@ if [ "$(cat "$FS/lock" 2>/dev/null)" = 1 ]; then
 fi
 ok "kportreserve is there"
 
+# The programs the policies name exist, as check, load and add want them
+# (tools/kportreserve/programs.c); /nonexistent/server does not.
+for p in /bin/a /bin/b /bin/c /opt/app/bin/server /usr/bin/a /usr/bin/b \
+	/usr/bin/kpr-echo /usr/bin/other /usr/sbin/avahi-daemon /usr/sbin/nginx; do
+	[ -e "$p" ] || { mkdir -p "${p%/*}" && : >"$p"; }
+done
+
 P1='80/tcp /usr/sbin/nginx
 443/tcp /usr/sbin/nginx
 8000-8099 /opt/app/bin/server'
@@ -208,11 +215,11 @@ echo \$n >"$T/n"
 EOF
 g=$(gen)
 run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 1" \
-	"$K" add 7/udp /usr/bin/echo
+	"$K" add 7/udp /usr/bin/kpr-echo
 expect "an edit overtaken by another load (ESTALE) is retried" 0 \
-	"added: 7/udp /usr/bin/echo" "$again; trying again"
+	"added: 7/udp /usr/bin/kpr-echo" "$again; trying again"
 expect_policy "both the concurrent rule and the edit are in force" \
-	"7/udp /usr/bin/echo
+	"7/udp /usr/bin/kpr-echo
 $P1
 9001/udp /usr/bin/other"
 [ "$(gen)" = $((g + 2)) ] && ok "the overtaken attempt loaded nothing" ||
@@ -303,6 +310,44 @@ if grep -Eq '^7777/tcp +[1-9][0-9]* +0 +[0-9]+ +/bin/busybox$' "$T/out"; then
 	ok "status shows the denial"
 else
 	not_ok "status shows the denial" "$out"
+fi
+
+# --- the sockets that hold reserved ports --------------------------------
+
+# A listener takes port 7778 before a policy reserves it for another
+# program: the load stands, names the listener, and exits 6; so does
+# status until the listener is gone.
+: >"$T/empty"
+"$K" load "$T/empty" >/dev/null
+nc -l -p 7778 </dev/null >/dev/null 2>&1 &
+ncpid=$!
+i=0
+while ! grep -q ':1E62 ' /proc/net/tcp /proc/net/tcp6 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+printf '7778/tcp /usr/sbin/nginx\n' >"$T/held"
+run "$K" load "$T/held"
+if [ "$rc" = 6 ] && grep -qx "  7778/tcp: pid $ncpid /bin/busybox uid=0 gid=0" "$T/out"; then
+	ok "load names the process that holds a port it reserves: exit 6"
+else
+	not_ok "load names the process that holds a port it reserves: exit 6" \
+		"exit code $rc" "stdout: $out" "stderr: $err"
+fi
+expect_policy "the policy is in force all the same" "7778/tcp /usr/sbin/nginx"
+run "$K" status
+if [ "$rc" = 6 ] && grep -qx "    reserved for: /usr/sbin/nginx" "$T/out"; then
+	ok "status names it too: exit 6"
+else
+	not_ok "status names it too: exit 6" "exit code $rc" "stdout: $out"
+fi
+kill "$ncpid"
+wait "$ncpid" 2>/dev/null
+run "$K" status
+if [ "$rc" = 0 ] && ! grep -q "^sockets on ports" "$T/out"; then
+	ok "once the listener is gone, status exits 0"
+else
+	not_ok "once the listener is gone, status exits 0" "exit code $rc" "stdout: $out"
 fi
 
 # --- a last line without a newline ---------------------------------------
