@@ -36,6 +36,7 @@
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/file.h>
@@ -398,6 +399,49 @@ int kpr_caller_spell(struct kpr_caller *c)
 	c->exe.path = path;
 	c->exe.len = c->buf + PATH_MAX - 1 - path;
 	return 0;
+}
+
+/**
+ * kpr_caller_in_cgroup() - tell whether the binding task is in a cgroup
+ * @path: the cgroup, as a path from the root of the unified hierarchy
+ *        ("/system.slice/foo.service"), canonical and not "/"
+ * @len: the length of @path
+ *
+ * Compares @path, one component at a time, with the names of the
+ * ancestors of the task's cgroup in the unified hierarchy, from its first
+ * level down: no path is built, and the cost is a few short compares, paid
+ * only for rules with cgroup= on the port being bound. The names are the
+ * hierarchy's own, whatever cgroup namespace the task is in, and a cgroup
+ * of the unified hierarchy cannot be renamed. A task in a cgroup below
+ * @path is in it too, so that a service may make cgroups of its own.
+ *
+ * Context: rcu_read_lock() held, which keeps the task's cgroups.
+ * Return: true if the task's cgroup is @path or a descendant of it.
+ */
+bool kpr_caller_in_cgroup(const char *path, size_t len)
+{
+#ifdef CONFIG_CGROUPS
+	struct cgroup *cgrp = task_dfl_cgroup(current), *ancestor;
+	const char *comp = path, *end = path + len, *next;
+	char name[NAME_MAX + 1];
+	int level = 0, n;
+
+	while (comp < end) {
+		comp++;
+		next = memchr(comp, '/', end - comp) ?: end;
+		ancestor = cgroup_ancestor(cgrp, ++level);
+		if (!ancestor)
+			return false;
+		n = cgroup_name(ancestor, name, sizeof(name));
+		if (n != next - comp || memcmp(name, comp, n))
+			return false;
+		comp = next;
+	}
+	return true;
+#else
+	/* Without cgroups no task is below the root. */
+	return false;
+#endif
 }
 
 /**

@@ -53,6 +53,7 @@ bool kpr_caller_resolve(struct kpr_caller *c, const struct kpr_policy *pol);
 int kpr_caller_spell(struct kpr_caller *c);
 void kpr_caller_release(struct kpr_caller *c);
 void kpr_exe_text(const struct kpr_exe *exe, char text[KPR_EXE_TEXT_SIZE]);
+bool kpr_caller_in_cgroup(const char *path, size_t len);
 int kpr_task_prctl(int option, unsigned long arg2, unsigned long arg3,
 		   unsigned long arg4, unsigned long arg5);
 

@@ -27,8 +27,8 @@
 /* What separates fields. A NUL byte is refused before a line is split. */
 #define KPR_BLANKS	" \t\r\v\f"
 
-/* The ports, the program, two qualifiers, and one field too many. */
-#define KPR_MAX_FIELDS	5
+/* The ports, the program, three qualifiers, and one field too many. */
+#define KPR_MAX_FIELDS	6
 
 static const char *const proto_names[KPR_NR_PROTOS] = {
 	[KPR_PROTO_TCP] = "tcp",
@@ -74,8 +74,8 @@ static const char *parse_ports(char *field, struct kpr_rule *rule)
 }
 
 /**
- * check_escapes() - check how a program path is spelled
- * @s: the PROGRAM field
+ * check_escapes() - check how a path is spelled
+ * @s: the PROGRAM field, or the path of a cgroup= qualifier
  *
  * A backslash is written "\\" and a byte outside 0x21-0x7e "\ooo", so
  * that a path is one field and reads back the same. string_unescape()
@@ -90,7 +90,7 @@ static const char *check_escapes(const char *s)
 		unsigned char c = *s;
 
 		if (c <= ' ' || c > '~')
-			return "program byte outside 0x21-0x7e must be written as \\ooo";
+			return "path byte outside 0x21-0x7e must be written as \\ooo";
 		if (c != '\\')
 			continue;
 		if (s[1] == '\\') {
@@ -100,9 +100,9 @@ static const char *check_escapes(const char *s)
 		/* Three octal digits, at most \377: one byte. */
 		if (s[1] < '0' || s[1] > '3' || !isodigit(s[2]) ||
 		    !isodigit(s[3]))
-			return "malformed escape in program: expected \\\\ or \\ooo";
+			return "malformed escape in path: expected \\\\ or \\ooo";
 		if (!memcmp(s + 1, "000", 3))
-			return "program contains an encoded NUL byte";
+			return "path contains an encoded NUL byte";
 		s += 3;
 	}
 	return NULL;
@@ -158,6 +158,41 @@ static const char *decode_path(struct kpr_program *prog, char *field)
 	return NULL;
 }
 
+/**
+ * decode_cgroup() - decode the path of a cgroup= qualifier
+ * @prog: the program; the path is stored after its own, in the space
+ *        parse_program() allocated
+ * @s: the path, as written after "cgroup="
+ *
+ * The path of a cgroup of the unified hierarchy from its root, as
+ * /proc/PID/cgroup shows it in the initial cgroup namespace, spelled as
+ * program paths are. The root itself is refused: every task is in it.
+ *
+ * Return: NULL, or what is wrong with @s.
+ */
+static const char *decode_cgroup(struct kpr_program *prog, char *s)
+{
+	char *path = prog->path + prog->len + 1;
+	const char *msg = check_escapes(s);
+	size_t len;
+
+	if (msg)
+		return msg;
+	len = string_unescape(s, path, 0,
+			      UNESCAPE_OCTAL | UNESCAPE_SPECIAL);
+	if (len >= KPR_PATH_MAX)
+		return "cgroup path longer than PATH_MAX";
+	if (path[0] != '/')
+		return "cgroup= takes an absolute path, such as /system.slice/foo.service";
+	if (len == 1)
+		return "cgroup=/ is every task: leave the qualifier out";
+	if (!path_is_canonical(path, len))
+		return "cgroup path has a trailing '/', '//', '.' or '..'";
+	prog->cgroup = path;
+	prog->cgroup_len = len;
+	return NULL;
+}
+
 /*
  * At most ten digits, leading zeros included, and not 4294967295:
  * (uid_t)-1 names no user.
@@ -201,8 +236,8 @@ static const char *parse_ids(char *s, struct kpr_ids *ids)
 }
 
 /**
- * parse_qualifier() - parse a uid=N[,N...] or gid=N[,N...] field
- * @prog: the program, which receives the qualifier's bit
+ * parse_qualifier() - parse a uid=N[,N...], gid=N[,N...] or cgroup=PATH field
+ * @prog: the program, which receives the qualifier's bit and the cgroup
  * @field: the field; split in place
  * @uids: receives the ids of uid=
  * @gids: receives the ids of gid=
@@ -221,14 +256,19 @@ static const char *parse_qualifier(struct kpr_program *prog, char *field,
 	} else if (str_has_prefix(field, "gid=")) {
 		qual = KPR_QUAL_GID;
 		ids = gids;
+	} else if (str_has_prefix(field, "cgroup=")) {
+		qual = KPR_QUAL_CGROUP;
+		ids = NULL;
 	} else {
-		return "unknown field after the program: expected uid=N, gid=N or a # comment";
+		return "unknown field after the program: expected uid=, gid=, cgroup= or #";
 	}
 	if (prog->quals & qual)
-		return "uid= or gid= given twice";
+		return "uid=, gid= or cgroup= given twice";
 	if (prog->kernel)
-		return "<kernel> takes no uid= or gid=";
+		return "<kernel> takes no uid=, gid= or cgroup=";
 	prog->quals |= qual;
+	if (!ids)
+		return decode_cgroup(prog, field + strlen("cgroup="));
 	return parse_ids(field + strlen("uid="), ids);
 }
 
@@ -252,7 +292,9 @@ static bool same_program(const struct kpr_program *a,
 {
 	return a->hash == b->hash && a->len == b->len &&
 	       a->quals == b->quals && a->uid == b->uid && a->gid == b->gid &&
-	       !memcmp(a->path, b->path, a->len);
+	       !memcmp(a->path, b->path, a->len) &&
+	       a->cgroup_len == b->cgroup_len &&
+	       (!a->cgroup || !memcmp(a->cgroup, b->cgroup, a->cgroup_len));
 }
 
 /* The slot of @prog in a table of @cap slots, or the free one for it. */
@@ -361,10 +403,12 @@ static struct kpr_program *copy_program(const struct kpr_program *tmpl,
 {
 	struct kpr_program *prog;
 
-	prog = kvmalloc(sizeof(*prog) + tmpl->len + 1, GFP_KERNEL);
+	prog = kvmalloc(sizeof(*prog) + tmpl->size, GFP_KERNEL);
 	if (!prog)
 		return NULL;
-	memcpy(prog, tmpl, sizeof(*prog) + tmpl->len + 1);
+	memcpy(prog, tmpl, sizeof(*prog) + tmpl->size);
+	if (tmpl->cgroup)
+		prog->cgroup = prog->path + (tmpl->cgroup - tmpl->path);
 	prog->uid = tmpl->quals & KPR_QUAL_UID ? uid : 0;
 	prog->gid = tmpl->quals & KPR_QUAL_GID ? gid : 0;
 	return prog;
@@ -426,10 +470,14 @@ static int parse_program(struct kpr_ruleset *rs, char **field,
 {
 	struct kpr_ids uids = {}, gids = {};
 	struct kpr_program *tmpl;
+	size_t size = 0;
 	unsigned int i;
 	int err;
 
-	tmpl = kvzalloc(sizeof(*tmpl) + strlen(field[0]) + 1, GFP_KERNEL);
+	/* Room for the decoded path and cgroup path, never longer. */
+	for (i = 0; i < n; i++)
+		size += strlen(field[i]) + 1;
+	tmpl = kvzalloc(sizeof(*tmpl) + size, GFP_KERNEL);
 	if (!tmpl)
 		return -ENOMEM;
 	*msg = decode_path(tmpl, field[0]);
@@ -440,6 +488,7 @@ static int parse_program(struct kpr_ruleset *rs, char **field,
 		return -EINVAL;
 	}
 	tmpl->hash = kpr_path_hash(tmpl->path, tmpl->len);
+	tmpl->size = size;
 	err = add_rules(rs, rule, tmpl, &uids, &gids, msg);
 	kvfree(tmpl);
 	return err;
@@ -490,7 +539,7 @@ static int parse_line(struct kpr_ruleset *rs, char *line, size_t len,
 	if (n == 1)
 		*msg = "missing program after the ports";
 	else if (n == ARRAY_SIZE(field))
-		*msg = "extra field after the program, uid= and gid=; a comment starts with '#'";
+		*msg = "extra field after the program and qualifiers; a comment starts with '#'";
 	else
 		*msg = parse_ports(field[0], &rule);
 	if (*msg)
@@ -626,7 +675,10 @@ static int compare_programs(const struct kpr_program *x,
 		return x->quals < y->quals ? -1 : 1;
 	if (x->uid != y->uid)
 		return x->uid < y->uid ? -1 : 1;
-	return x->gid < y->gid ? -1 : x->gid > y->gid;
+	if (x->gid != y->gid)
+		return x->gid < y->gid ? -1 : 1;
+	/* Equal quals: both have a cgroup, or neither has. */
+	return x->cgroup ? strcmp(x->cgroup, y->cgroup) : 0;
 }
 
 static int compare_rules(const void *a, const void *b)
@@ -787,6 +839,10 @@ static void out_program(struct kpr_out *o, const struct kpr_program *prog)
 	if (prog->quals & KPR_QUAL_GID)
 		n += scnprintf(quals + n, sizeof(quals) - n, " gid=%u", prog->gid);
 	out_bytes(o, quals, n);
+	if (prog->cgroup) {
+		out_bytes(o, " cgroup=", strlen(" cgroup="));
+		out_path(o, prog->cgroup, prog->cgroup_len);
+	}
 }
 
 static void out_rule(struct kpr_out *o, const struct kpr_rule *rule)

@@ -41,6 +41,7 @@ enum kpr_proto {
 /* Qualifiers a rule may add after its program (struct kpr_program.quals). */
 #define KPR_QUAL_UID		BIT(0)
 #define KPR_QUAL_GID		BIT(1)
+#define KPR_QUAL_CGROUP		BIT(2)
 
 /**
  * struct kpr_program - who a rule lets bind, shared by the rules that
@@ -51,7 +52,12 @@ enum kpr_proto {
  * @len: length of @path, without the terminating NUL
  * @uid: with KPR_QUAL_UID, the effective uid the binding task must have
  * @gid: with KPR_QUAL_GID, the effective gid the binding task must have
- * @quals: KPR_QUAL_* bits: which of @uid and @gid apply
+ * @cgroup_len: length of @cgroup
+ * @size: bytes after the structure: @path and @cgroup, NUL-terminated
+ * @cgroup: with KPR_QUAL_CGROUP, the cgroup (v2) the binding task must be
+ *          in or below, as a path from the root of the hierarchy, kept
+ *          after @path; NULL otherwise
+ * @quals: KPR_QUAL_* bits: which of @uid, @gid and @cgroup apply
  * @kernel: true for KPR_KERNEL_NAME, which matches no caller of bind()
  * @path: the decoded absolute path as d_absolute_path() spells it
  */
@@ -61,6 +67,9 @@ struct kpr_program {
 	u32 len;
 	u32 uid;
 	u32 gid;
+	u32 cgroup_len;
+	size_t size;
+	const char *cgroup;
 	u8 quals;
 	bool kernel;
 	char path[];

@@ -19,6 +19,7 @@
 #include <linux/sort.h>
 
 #include "autobind.h"
+#include "identity.h"
 #include "policy.h"
 
 struct kpr_policy __rcu *kpr_active_policy;
@@ -558,8 +559,12 @@ static bool program_matches(const struct kpr_policy *pol,
 		return false;
 	if ((prog->quals & KPR_QUAL_GID) && prog->gid != exe->gid)
 		return false;
-	return exe->path_id != KPR_NO_PATH &&
-	       pol->path_of[prog->id] == exe->path_id;
+	if (exe->path_id == KPR_NO_PATH ||
+	    pol->path_of[prog->id] != exe->path_id)
+		return false;
+	/* Last: the only test that is more than a compare. */
+	return !prog->cgroup ||
+	       kpr_caller_in_cgroup(prog->cgroup, prog->cgroup_len);
 }
 
 /**

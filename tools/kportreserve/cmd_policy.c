@@ -126,8 +126,9 @@ static size_t skip_lines(const char *text, size_t len, unsigned int n)
  *
  * The parser stops at the first bad line, as the kernel does; to report
  * them all, as a compiler would, parsing starts again after each bad line.
- * Only a limit (E2BIG) or lack of memory ends the check early. A policy
- * that parses then has its programs checked on this machine.
+ * Only a limit (E2BIG) or lack of memory ends the check early. unit=
+ * fields are spelled as cgroup= first (kpr_spell_units()), line for line.
+ * A policy that parses then has its programs checked on this machine.
  *
  * Return: KPR_EXIT_OK or KPR_EXIT_POLICY.
  */
@@ -136,26 +137,32 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
 		      size_t *fixed_len)
 {
 	unsigned int base = 0, line;
+	size_t off = 0, skip, units_len;
 	int ret = KPR_EXIT_OK;
-	size_t off = 0, skip;
 	const char *msg;
+	char *units;
 	int err;
 
+	kpr_spell_units(text, len, &units, &units_len);
 	for (;;) {
 		struct kpr_ruleset rs = { 0 };
 
-		err = kpr_parse_policy(text + off, len - off, &rs, &line, &msg);
+		err = kpr_parse_policy(units ? units + off : text + off,
+				       (units ? units_len : len) - off, &rs,
+				       &line, &msg);
 		kpr_ruleset_destroy(&rs);
 		if (!err)
 			break;
 		kpr_print_parse_error(file, base + line, msg);
 		ret = KPR_EXIT_POLICY;
-		skip = skip_lines(text + off, len - off, line);
+		skip = skip_lines(units ? units + off : text + off,
+				  (units ? units_len : len) - off, line);
 		if (err != -EINVAL || !skip)
 			break;
 		off += skip;
 		base += line;
 	}
+	free(units);
 	*fixed = NULL;
 	*fixed_len = 0;
 	if (ret)
@@ -390,6 +397,20 @@ static unsigned int count_lines(const char *text, size_t len)
 	return n + (len && text[len - 1] != '\n');
 }
 
+/* Spell the unit= fields of a text as the kernel takes them: cgroup=. */
+static void spell_units(struct kpr_buf *text)
+{
+	struct kpr_buf units;
+
+	if (!text->text)
+		return;
+	kpr_spell_units(text->text, text->len, &units.text, &units.len);
+	if (!units.text)
+		return;
+	kpr_buf_free(text);
+	*text = units;
+}
+
 /**
  * read_sources() - read and check each file of an assembled policy
  * @ctx: says whether to --resolve
@@ -428,6 +449,7 @@ static int read_sources(const struct kpr_ctx *ctx, struct kpr_sources *s,
 			kpr_buf_free(&src->text);
 			src->text = (struct kpr_buf){ fixed, fixed_len };
 		}
+		spell_units(&src->text);
 		if (r > ret)
 			ret = r;
 		src->first = line;
@@ -754,12 +776,17 @@ static int check_programs(const struct kpr_ctx *ctx, const char *file,
 			  const struct kpr_buf *text, struct kpr_buf *fixed)
 {
 	struct kpr_ruleset rs = { 0 };
+	struct kpr_buf units;
 	unsigned int line;
 	const char *msg;
 	int err;
 
 	*fixed = (struct kpr_buf){ NULL, 0 };
-	err = kpr_parse_policy(text->text, text->len, &rs, &line, &msg);
+	kpr_spell_units(text->text, text->len, &units.text, &units.len);
+	err = units.text ?
+	      kpr_parse_policy(units.text, units.len, &rs, &line, &msg) :
+	      kpr_parse_policy(text->text, text->len, &rs, &line, &msg);
+	free(units.text);
 	kpr_ruleset_destroy(&rs);
 	if (err)
 		return KPR_EXIT_OK;
@@ -797,12 +824,16 @@ int kpr_cmd_load(struct kpr_ctx *ctx, int argc, char **argv)
 		return KPR_EXIT_IO;
 	}
 	ret = check_programs(ctx, file, &buf, &fixed);
+	if (fixed.text) {
+		kpr_buf_free(&buf);
+		buf = fixed;
+		fixed = (struct kpr_buf){ NULL, 0 };
+	}
+	spell_units(&buf);
 	if (ret == KPR_EXIT_POLICY) {
 		kpr_err("nothing was loaded; %s", "the policy in force is unchanged");
 	} else {
-		ret = fixed.text ?
-			kpr_write_policy(ctx, file, NULL, fixed.text, fixed.len) :
-			kpr_write_policy(ctx, file, NULL, buf.text, buf.len);
+		ret = kpr_write_policy(ctx, file, NULL, buf.text, buf.len);
 		if (!ret) {
 			free(print_loaded(ctx, file));
 			ret = holders_after_load(ctx);

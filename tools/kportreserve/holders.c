@@ -12,7 +12,8 @@
  * name each socket's inode, with their executable and effective ids.
  *
  * A socket is in order when one of the processes that hold it is a
- * program a rule of its port names, with the ids the rule asks for: the
+ * program a rule of its port names, with the ids and cgroup the rule asks
+ * for (/proc/PID/cgroup): the
  * root master of a daemon holds its listening socket along with the
  * workers it passed it to. A socket no process holds is the kernel's,
  * in order when a rule names <kernel>. Paths are read under
@@ -35,12 +36,14 @@
  * @exe: its executable, as /proc/PID/exe names it
  * @uid: its effective uid
  * @gid: its effective gid
+ * @cgroup: its cgroup (v2), as /proc/PID/cgroup names it, or NULL
  */
 struct kpr_holder {
 	long pid;
 	char *exe;
 	unsigned long uid;
 	unsigned long gid;
+	char *cgroup;
 };
 
 /**
@@ -183,6 +186,30 @@ static unsigned long effective_id(const char *status, const char *key)
 	return eff;
 }
 
+/*
+ * The cgroup of process @pid in the unified hierarchy, from the "0::PATH"
+ * line of /proc/PID/cgroup, or NULL; to free().
+ */
+static char *read_cgroup(long pid)
+{
+	char *path = kpr_xasprintf("/proc/%ld/cgroup", pid);
+	char *real = kpr_root_path(path), *cgroup = NULL, *line, *end;
+	struct kpr_buf buf;
+
+	if (!kpr_read_path(real, &buf)) {
+		line = strstr(buf.text, "0::/");
+		if (line == buf.text || (line && line[-1] == '\n')) {
+			line += strlen("0::");
+			end = line + strcspn(line, "\n");
+			cgroup = kpr_xasprintf("%.*s", (int)(end - line), line);
+		}
+		kpr_buf_free(&buf);
+	}
+	free(path);
+	free(real);
+	return cgroup;
+}
+
 /**
  * read_process() - what a process is, for the sockets it holds
  * @pid: its pid
@@ -219,6 +246,7 @@ static void read_process(long pid, struct kpr_holder *h)
 	}
 	free(path);
 	free(real);
+	h->cgroup = read_cgroup(pid);
 }
 
 /* Record process @pid as a holder of the socket of @inode, if wanted. */
@@ -293,6 +321,13 @@ static void scan_processes(struct kpr_socks *s)
 	closedir(d);
 }
 
+/* Whether cgroup @cgroup is @rule's cgroup or below it, as the kernel has it. */
+static bool in_cgroup(const char *cgroup, const char *rule, size_t len)
+{
+	return cgroup && !strncmp(cgroup, rule, len) &&
+	       (!cgroup[len] || cgroup[len] == '/');
+}
+
 /* Whether @h is what program @prog of a rule names. */
 static bool holder_matches(const struct kpr_program *prog,
 			   const struct kpr_holder *h)
@@ -300,6 +335,8 @@ static bool holder_matches(const struct kpr_program *prog,
 	if ((prog->quals & KPR_QUAL_UID) && prog->uid != h->uid)
 		return false;
 	if ((prog->quals & KPR_QUAL_GID) && prog->gid != h->gid)
+		return false;
+	if (prog->cgroup && !in_cgroup(h->cgroup, prog->cgroup, prog->cgroup_len))
 		return false;
 	return !prog->kernel && !strcmp(prog->path, h->exe);
 }
@@ -336,8 +373,10 @@ static void socks_free(struct kpr_socks *s)
 	size_t i, j;
 
 	for (i = 0; i < s->nr; i++) {
-		for (j = 0; j < s->sock[i].nr; j++)
+		for (j = 0; j < s->sock[i].nr; j++) {
 			free(s->sock[i].holders[j].exe);
+			free(s->sock[i].holders[j].cgroup);
+		}
 		free(s->sock[i].holders);
 	}
 	free(s->sock);
@@ -387,8 +426,9 @@ static void print_sock(const struct kpr_ruleset *rs, const struct kpr_sock *k)
 	for (j = 0; j < k->nr; j++) {
 		const struct kpr_holder *h = &k->holders[j];
 
-		printf("  %u/%s: pid %ld %s uid=%ld gid=%ld\n", k->port, proto,
-		       h->pid, h->exe, (long)h->uid, (long)h->gid);
+		printf("  %u/%s: pid %ld %s uid=%ld gid=%ld%s%s\n", k->port,
+		       proto, h->pid, h->exe, (long)h->uid, (long)h->gid,
+		       h->cgroup ? " cgroup=" : "", h->cgroup ? h->cgroup : "");
 	}
 	print_owners(rs, k);
 }

@@ -132,6 +132,10 @@ int kpr_check_programs(const char *file, const char *text, size_t len,
 int kpr_print_holders(const struct kpr_ruleset *rs);
 int kpr_check_holders(const struct kpr_ctx *ctx);
 
+/* units.c: unit=NAME as cgroup=PATH */
+void kpr_spell_units(const char *text, size_t len, char **out,
+		     size_t *out_len);
+
 /* rules.c: the kernel's parser, applied */
 void kpr_print_parse_error(const char *file, unsigned int line,
 			   const char *msg);

@@ -267,8 +267,9 @@ static const char *program_field(const char *line, size_t *len)
  * @out: receives the line with the resolved path when @resolve is set and
  *       the program is a link, to free(); else NULL
  *
- * The line is parsed alone, by the kernel's parser, for its program;
- * a line that does not parse was reported by check_text() already.
+ * The line is parsed alone, by the kernel's parser, for its program, its
+ * unit= spelled as cgroup=; a line that does not parse was reported by
+ * check_text() already.
  *
  * Return: KPR_EXIT_OK or KPR_EXIT_POLICY.
  */
@@ -277,15 +278,18 @@ static int check_line(const char *file, unsigned int nr, const char *line,
 {
 	struct kpr_ruleset rs = { 0 };
 	const struct kpr_program *prog;
-	char *resolved, *field;
+	char *resolved, *field, *units;
 	unsigned int err_line;
 	const char *msg, *p;
-	int ret = KPR_EXIT_OK;
+	int ret = KPR_EXIT_OK, err;
 	size_t len;
 
 	*out = NULL;
-	if (kpr_parse_policy(line, strlen(line), &rs, &err_line, &msg) ||
-	    !rs.nr_rules || rs.rules[0].prog->kernel)
+	kpr_spell_units(line, strlen(line), &units, &len);
+	err = kpr_parse_policy(units ? units : line, units ? len : strlen(line),
+			       &rs, &err_line, &msg);
+	free(units);
+	if (err || !rs.nr_rules || rs.rules[0].prog->kernel)
 		goto out;
 	prog = rs.rules[0].prog;
 	ret = check_program(file, nr, prog->path, resolve, &resolved);

@@ -114,7 +114,8 @@ static char *join_args(int argc, char **argv, size_t *len)
 
 /**
  * kpr_parse_rule_args() - parse a rule given as command-line arguments
- * @argc: number of arguments: PORTS[/PROTO] PROGRAM [QUALIFIER...]
+ * @argc: number of arguments: PORTS[/PROTO] PROGRAM [QUALIFIER...], where
+ *        unit=NAME is spelled as cgroup= (kpr_spell_units())
  * @argv: the arguments
  * @rs: receives the rules, one per id that a qualifier lists (uid=0,33);
  *      free with kpr_ruleset_destroy()
@@ -128,10 +129,16 @@ int kpr_parse_rule_args(int argc, char **argv, struct kpr_ruleset *rs,
 {
 	unsigned int err_line;
 	const char *msg;
-	size_t len;
-	char *text = join_args(argc, argv, &len);
+	size_t len, units_len;
+	char *text = join_args(argc, argv, &len), *units;
 	int ret = KPR_EXIT_OK;
 
+	kpr_spell_units(text, len, &units, &units_len);
+	if (units) {
+		free(text);
+		text = units;
+		len = units_len;
+	}
 	memset(rs, 0, sizeof(*rs));
 	if (kpr_parse_policy(text, len, rs, &err_line, &msg)) {
 		kpr_err("rule '%s': %s", text, msg);

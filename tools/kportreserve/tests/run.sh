@@ -1100,6 +1100,9 @@ fake_proc() {
 	printf 'Name:\tnginx\nUid:\t33\t33\t33\t33\nGid:\t33\t33\t33\t33\n' >"$p/101/status"
 	printf 'Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n' \
 		>"$p/200/status"
+	echo 0::/system.slice/nginx.service >"$p/100/cgroup"
+	echo 0::/system.slice/nginx.service >"$p/101/cgroup"
+	echo 0::/user.slice/user-1000.slice/session-2.scope >"$p/200/cgroup"
 }
 fake_proc
 # status_holders: status's last section, and its exit code.
@@ -1113,11 +1116,12 @@ fake_fs "$fs"
 printf '80/tcp /usr/sbin/nginx uid=0\n8080-8081/tcp /opt/app/bin/server\n5353/udp /usr/sbin/avahi-daemon\n2049 <kernel>\n' \
 	>"$fs/policy"
 held="sockets on ports reserved for other programs (bound before the policy; stop or restart them):"
+s2=/user.slice/user-1000.slice/session-2.scope
 want <<EOF
 $held
-  5353/udp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000
+  5353/udp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000 cgroup=$s2
     reserved for: /usr/sbin/avahi-daemon
-  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000 cgroup=$s2
     reserved for: /opt/app/bin/server
 EOF
 t "status names the sockets that hold reserved ports against the policy: exit 6" 6 \
@@ -1125,8 +1129,8 @@ t "status names the sockets that hold reserved ports against the policy: exit 6"
 printf '80/tcp /usr/sbin/nginx uid=7\n2049 /usr/sbin/rpcbind\n' >"$fs/policy"
 want <<EOF
 $held
-  80/tcp: pid 100 /usr/sbin/nginx uid=0 gid=0
-  80/tcp: pid 101 /usr/sbin/nginx uid=33 gid=33
+  80/tcp: pid 100 /usr/sbin/nginx uid=0 gid=0 cgroup=/system.slice/nginx.service
+  80/tcp: pid 101 /usr/sbin/nginx uid=33 gid=33 cgroup=/system.slice/nginx.service
     reserved for: /usr/sbin/nginx uid=7
   2049/tcp: socket 5003, held by no process (a kernel socket)
     reserved for: /usr/sbin/rpcbind
@@ -1142,7 +1146,7 @@ want <<EOF
 loaded $tmp/held.pol: generation 3, rules 2, ports 101
 
 $held
-  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000 cgroup=$s2
     reserved for: /opt/app/bin/server
 EOF
 t "load names the sockets that hold its ports, and exits 6: the policy is in force" 6 \
@@ -1153,7 +1157,64 @@ loaded $tmp/held.pol: generation 3, rules 2, ports 101
 EOF
 t "load: a socket held by the program the port is for is in order" 0 \
 	"$K" -s "$fs" load "$tmp/held.pol"
+# cgroup=, and unit= that spells it: the service's python, not a user's.
+printf '80/tcp /usr/sbin/nginx unit=nginx\n8080/tcp /usr/bin/python3.13 unit=app.service\n' \
+	>"$fs/policy.src"
+"$K" -s "$fs" load "$fs/policy.src" >/dev/null 2>&1
+printf '80/tcp /usr/sbin/nginx cgroup=/system.slice/nginx.service\n8080/tcp /usr/bin/python3.13 cgroup=/system.slice/app.service\n' \
+	>"$fs/policy"
+want <<EOF
+$held
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000 cgroup=$s2
+    reserved for: /usr/bin/python3.13 cgroup=/system.slice/app.service
+EOF
+t "status: the program in another cgroup than the rule's is out of order" 6 \
+	status_holders
 rm -rf "$root/proc"
+
+# unit=NAME is the cgroup of that systemd unit: system.slice, or the
+# slice's own path.
+cat >"$tmp/units.pol" <<'EOF'
+8080/tcp /usr/bin/python3.13 unit=myapp.service # the app
+8081/tcp /x unit=web
+8082/tcp /x uid=0,33 unit=kpr-e2e.slice
+8083/tcp /x unit=a-b-c.slice
+8084/tcp /x unit=getty@tty1.service
+8085/tcp /x cgroup=/system.slice/x.service
+EOF
+t "check accepts cgroup= and unit=" 0 "$K" check "$tmp/units.pol"
+fake_fs "$fs"
+want <<EOF
+loaded $tmp/units.pol: generation 3, rules 2, ports 101
+EOF
+t "load of unit= rules" 0 "$K" -s "$fs" load "$tmp/units.pol"
+want <<'EOF'
+8080/tcp /usr/bin/python3.13 cgroup=/system.slice/myapp.service # the app
+8081/tcp /x cgroup=/system.slice/web.service
+8082/tcp /x uid=0,33 cgroup=/kpr.slice/kpr-e2e.slice
+8083/tcp /x cgroup=/a.slice/a-b.slice/a-b-c.slice
+8084/tcp /x cgroup=/system.slice/getty@tty1.service
+8085/tcp /x cgroup=/system.slice/x.service
+EOF
+t_file "load wrote each unit= as the cgroup= of the unit" "$fs/load"
+printf '1 /x unit=../etc\n2 /x unit=-.slice\n3 /x # unit=y\n' >"$tmp/badunit.pol"
+want_err <<EOF
+$tmp/badunit.pol:1: unknown field after the program: expected uid=, gid=, cgroup= or #
+$tmp/badunit.pol:2: unknown field after the program: expected uid=, gid=, cgroup= or #
+EOF
+t "check: a unit= that names no unit is refused" 1 "$K" check "$tmp/badunit.pol"
+fake_fs "$fs"
+want <<'EOF'
+added: 8080/tcp /usr/bin/python3.13 cgroup=/system.slice/myapp.service
+EOF
+t "add with unit=" 0 "$K" -s "$fs" add 8080/tcp /usr/bin/python3.13 unit=myapp.service
+printf '8080/tcp /usr/bin/python3 unit=myapp.service\n' >"$tmp/unitlink.pol"
+want <<EOF
+$tmp/unitlink.pol:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+EOF
+t "check -r of a rule with unit= resolves its program" 0 "$K" check -r "$tmp/unitlink.pol"
+printf '8080/tcp /usr/bin/python3.13 unit=myapp.service\n' | want
+t_file "check -r kept unit= as written" "$tmp/unitlink.pol"
 
 # --- who -----------------------------------------------------------------
 

@@ -417,6 +417,66 @@ TEST(uid_list_admits_each_uid_it_names)
 	load_policy("");
 }
 
+/* ---- cgroup= ---- */
+
+#define CGROUP_DIR	WORKDIR "/cgroup2"
+
+/*
+ * Run PROG in cgroup CG of CGROUP_DIR to bind PORT/tcp; FLAGS "n": in a
+ * cgroup namespace of its own. Returns 0 or the errno it got.
+ */
+static int bind_in_cgroup(const char *prog, const char *cg, const char *flags,
+			  int port)
+{
+	char procs[PATH_MAX], pbuf[16];
+	const char *const argv[] = { prog, "--cgroup", procs, flags, prog,
+				     "--bind", "4", "tcp", pbuf, "", NULL };
+
+	snprintf(procs, sizeof(procs), "%s%s/cgroup.procs", CGROUP_DIR, cg);
+	snprintf(pbuf, sizeof(pbuf), "%d", port);
+	return run(argv);
+}
+
+/*
+ * A rule may name the cgroup (v2) the program runs in, as systemd makes
+ * one per service: that service's copy of the program, and no other copy,
+ * gets the port; a cgroup below it counts, a cgroup namespace changes
+ * nothing, and a cgroup whose name only starts the same is another.
+ */
+TEST(cgroup_qualifies_the_program)
+{
+	static const char *const dirs[] = { "/kpr-svc", "/kpr-svc/sub",
+					    "/kpr-svc2" };
+	int port = PORT_IDS + 20;
+	unsigned int i;
+
+	ASSERT_EQ(0, make_programs());
+	ASSERT_TRUE(!mkdir(CGROUP_DIR, 0755) || errno == EEXIST);
+	ASSERT_EQ(0, mount("none", CGROUP_DIR, "cgroup2", 0, NULL));
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s%s", CGROUP_DIR, dirs[i]);
+		ASSERT_TRUE(!mkdir(path, 0755) || errno == EEXIST);
+	}
+	ASSERT_EQ(0, load_policy("26320/tcp " OWNER " cgroup=/kpr-svc # the service\n"));
+	EXPECT_EQ(0, bind_in_cgroup(OWNER, "/kpr-svc", "-", port));
+	EXPECT_EQ(0, bind_in_cgroup(OWNER, "/kpr-svc/sub", "-", port));
+	EXPECT_EQ(0, bind_in_cgroup(OWNER, "/kpr-svc/sub", "n", port));
+	EXPECT_EQ(EADDRINUSE, bind_in_cgroup(OWNER, "", "-", port));
+	EXPECT_EQ(EADDRINUSE, bind_in_cgroup(OWNER, "/kpr-svc2", "-", port));
+	EXPECT_EQ(EADDRINUSE, bind_in_cgroup(OWNER, "/kpr-svc2", "n", port));
+	EXPECT_EQ(EADDRINUSE, bind_in_cgroup(IMPOSTOR, "/kpr-svc", "-", port));
+	load_policy("");
+	for (i = ARRAY_SIZE(dirs); i-- > 0;) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s%s", CGROUP_DIR, dirs[i]);
+		EXPECT_EQ(0, rmdir(path));
+	}
+	EXPECT_EQ(0, umount(CGROUP_DIR));
+}
+
 TEST(qualifiers_read_back_canonical)
 {
 	char *back;
@@ -437,6 +497,11 @@ TEST(qualifiers_read_back_canonical)
 		     back);
 	free(back);
 	EXPECT_EQ(-EINVAL, load_policy("26311 /usr/bin/x uid=0,\n"));
+	ASSERT_EQ(0, load_policy("26312 /usr/bin/x cgroup=/a\\040b.service uid=7\n"));
+	back = read_policy();
+	EXPECT_STREQ("26312 /usr/bin/x uid=7 cgroup=/a\\040b.service\n", back);
+	free(back);
+	EXPECT_EQ(-EINVAL, load_policy("26312 /usr/bin/x cgroup=/\n"));
 	load_policy("");
 }
 

@@ -593,7 +593,9 @@ static inline int borrowed_ring_bind(char **argv)
  * --auto FAMILY TYPE HOW PEER as autobind_once(); --exec PATH ARGS... runs
  * another program; --bind-exec PORT PATH ARGS... runs it once a bind to
  * PORT/tcp over IPv4 succeeded (the socket closed); --setid UID GID PATH
- * ARGS... runs it with those ids.
+ * ARGS... runs it with those ids; --cgroup PROCS FLAGS PATH ARGS... runs
+ * it once moved into the cgroup whose cgroup.procs file is PROCS, and
+ * with FLAGS "n" in a cgroup namespace of its own.
  */
 static inline int write_file(const char *path, const char *text);
 
@@ -616,6 +618,13 @@ static inline int binder_main(int argc, char **argv)
 
 		if (setgroups(1, &gid) || setresgid(gid, gid, gid) ||
 		    setresuid(atoi(argv[2]), atoi(argv[2]), atoi(argv[2])))
+			return USAGE;
+		execv(argv[4], argv + 4);
+		return USAGE;
+	}
+	if (!strcmp(argv[1], "--cgroup") && argc > 4) {
+		if (write_file(argv[2], "0") ||
+		    (strchr(argv[3], 'n') && unshare(CLONE_NEWCGROUP)))
 			return USAGE;
 		execv(argv[4], argv + 4);
 		return USAGE;
@@ -651,6 +660,7 @@ static inline bool is_binder(int argc, char **argv)
 			    !strcmp(argv[1], "--rxrpc-arm") ||
 			    !strcmp(argv[1], "--auto") ||
 			    !strcmp(argv[1], "--setid") ||
+			    !strcmp(argv[1], "--cgroup") ||
 			    !strcmp(argv[1], "--bind-exec") ||
 			    !strcmp(argv[1], "--exec"));
 }
