@@ -189,8 +189,9 @@ else
 	rm -f "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
 		"$BUILD"/linux-*.buildinfo
 	say "deb: the kernel package (bindeb-pkg in $kout, log $klog)"
-	if "$WB_DIR/kernel.sh" package >"$klog" 2>&1 &&
-	   kmake O="$kout" bindeb-pkg >>"$klog" 2>&1 &&
+	# The progress lines reach the terminal, and the log.
+	if "$WB_DIR/kernel.sh" package 2>&1 >"$klog" | tee -a "$klog" >&2 &&
+	   kbuild "deb: bindeb-pkg" "$kout" bindeb-pkg 2>>"$klog" &&
 	   mv "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
 		"$BUILD"/linux-*.buildinfo "$out/kernel/"; then
 		kdeb=$(ls "$out"/kernel/linux-image-*.deb | grep -v -- -dbg_ | head -n 1)

@@ -74,7 +74,13 @@ root=$out/root-$key
 if [ ! -d "$root" ]; then
 	say "e2e: mmdebstrap $E2E_SUITE into $root (log $out/image.log)"
 	start=$SECONDS
-	if "$WB_DIR/e2e/image.sh" "$root" >"$out/image.log" 2>&1; then
+	ticker "e2e: mmdebstrap" 1800 &
+	tick=$!
+	ok=0
+	"$WB_DIR/e2e/image.sh" "$root" >"$out/image.log" 2>&1 || ok=$?
+	kill "$tick" 2>/dev/null || :
+	wait "$tick" 2>/dev/null || :
+	if [ "$ok" = 0 ]; then
 		pass "Debian $E2E_SUITE root made by mmdebstrap in $((SECONDS - start))s"
 	else
 		fail "Debian $E2E_SUITE root made by mmdebstrap ($out/image.log)" \

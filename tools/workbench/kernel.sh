@@ -46,5 +46,5 @@ mkdir -p "$out"
 kconfig "$out" "${fragments[@]}"
 
 say "kernel: building $out"
-kmake O="$out" -s bzImage >&2
+kbuild kernel "$out" bzImage >&2
 kernel_image "$flavour"

@@ -66,6 +66,77 @@ kmake() {
 		HOSTCC="${CCACHE}gcc" ${V:+V=$V} "$@"
 }
 
+# mmss SECONDS: "M:SS".
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+# progress LABEL OUT: read kbuild's output on standard input and show,
+# on standard error, how far the build of OUT is: the objects compiled of
+# the total a build from scratch compiles (OUT/.kpr-objects, written at
+# the end of each build, else config/objects), and the time elapsed. On a
+# terminal that is one line updated in place; elsewhere (CI logs) a line
+# a minute. The last line says what the build did.
+progress() {
+	local label=$1 out=$2 n=0 start=$SECONDS next=$((SECONDS + 60))
+	local shown=-1 tty= total line rc
+
+	[ -t 2 ] && tty=1
+	total=$(cat "$out/.kpr-objects" 2>/dev/null) ||
+		total=$(awk -v k="${out##*/}" '$1 == k { print $2 }' \
+			"$WB_DIR/config/objects")
+	while :; do
+		if IFS= read -r -t 5 line; then
+			case $line in
+			"  CC "* | "  AS "*) n=$((n + 1)) ;;
+			esac
+		else
+			rc=$?
+			[ "$rc" -gt 128 ] || break
+		fi
+		if [ -n "$tty" ] && [ "$SECONDS" != "$shown" ]; then
+			shown=$SECONDS
+			printf '\r\033[K%s: %d of ~%s objects, %s' "$label" "$n" \
+				"${total:-?}" "$(mmss $((SECONDS - start)))" >&2
+		elif [ -z "$tty" ] && [ "$SECONDS" -ge "$next" ]; then
+			next=$((SECONDS + 60))
+			say "$label: $n of ~${total:-?} objects, $(mmss $((SECONDS - start))) elapsed"
+		fi
+	done
+	[ -z "$tty" ] || printf '\r\033[K' >&2
+	say "$label: $n objects compiled in $(mmss $((SECONDS - start)))"
+}
+
+# ticker LABEL LIMIT: until killed, say how long a step that may take
+# up to LIMIT seconds has run: on a terminal one line updated every
+# second, elsewhere a line a minute. Run it in the background.
+ticker() {
+	local label=$1 limit=$2 start=$SECONDS
+
+	if [ -t 2 ]; then
+		trap 'printf "\r\033[K" >&2; exit 0' TERM
+		while sleep 1; do
+			printf '\r\033[K%s: %s of at most %s' "$label" \
+				"$(mmss $((SECONDS - start)))" "$(mmss "$limit")" >&2
+		done
+	else
+		while sleep 60; do
+			say "$label: $(mmss $((SECONDS - start))) of at most $(mmss "$limit")"
+		done
+	fi
+}
+
+# kbuild LABEL OUT TARGET...: make TARGET in OUT with progress(); the
+# compiler's warnings and errors still reach standard error.
+kbuild() {
+	local label=$1 out=$2
+
+	shift 2
+	kmake O="$out" "$@" | progress "$label" "$out" || return
+	find "$out" -name '.*.o.cmd' -print0 |
+		xargs -0 grep -l -m1 -E '^savedcmd_.*:= (ccache )?[^ ]*gcc' |
+		wc -l >"$out/.kpr-objects.new"
+	mv "$out/.kpr-objects.new" "$out/.kpr-objects"
+}
+
 # kconfig OUT FRAGMENT...: tinyconfig plus the fragments in OUT, configured
 # again only when a fragment changed. merge_config.sh only warns, so an
 # option whose last value in the fragments did not stick (a dependency

@@ -304,15 +304,18 @@ socket from systemd.
 kportreserve lets the administrator reserve ports for the programs that
 own them. Once a policy such as
 
-    443/tcp      /usr/sbin/nginx
+    443/tcp      /usr/sbin/nginx uid=0      # its root master binds
     8000-8099    /opt/app/bin/server
-    8080/tcp     /usr/bin/python3 uid=1000
+    8080/tcp     /usr/bin/python3.13 cgroup=/system.slice/myapp.service
 
 is in force, the socket_bind and sctp_bind_connect hooks let a bind() to
 a reserved port succeed only for the executables listed for it; every
 other program gets EADDRINUSE, as if the port were taken. A port
-without a rule costs one bit test. Rules cover TCP, UDP and SCTP, and
-uid= and gid= restrict one to a user or group.
+without a rule costs one bit test. Rules cover TCP, UDP and SCTP;
+uid= and gid= (one id or a list) restrict one to users or groups, and
+cgroup= to the programs a cgroup v2, such as a systemd service, runs.
+A program is named by the path of its executable, links resolved: on
+Debian 13 that is /usr/bin/python3.13, /usr/bin/python3 being a link.
 
 A policy comes through one of two files of
 /sys/kernel/security/kportreserve/. "load" takes a whole policy in one
@@ -517,20 +520,20 @@ their socket from systemd.
 kportreserve is a small stackable LSM that closes the gap. The
 administrator writes a policy such as
 
-    80/tcp       /usr/sbin/nginx
+    80/tcp       /usr/sbin/nginx uid=0
     5353/udp     /usr/sbin/avahi-daemon
     8000-8099    /opt/app/bin/server
-    8080/tcp     /usr/bin/python3 uid=1000
+    8080/tcp     /usr/bin/python3.13 cgroup=/system.slice/myapp.service
 
 to /sys/kernel/security/kportreserve/policy; from then on a bind() to a
 reserved port succeeds only for the programs listed for it, and every
 other program gets EADDRINUSE, as if the port were taken. Ports with no
 rule cost one bit test. TCP, UDP and SCTP are covered, rules may be
-restricted to a uid or gid, reserved ports are kept out of automatic
-assignment and of the kernel's own RPC and 9p clients through the
-network stack's new reservations beside ip_local_reserved_ports, which
-cost the allocators nothing, a policy can be built in
-and put in force before init, and a permissive mode, a lock, audit
+restricted to uids, gids or a cgroup (a service), reserved ports are
+kept out of automatic assignment and of the kernel's own RPC and 9p
+clients through the network stack's new reservations beside
+ip_local_reserved_ports, which cost the allocators nothing, a policy can
+be built in and put in force before init, and a permissive mode, a lock, audit
 records and per-port denial figures help to deploy it. It descends from
 Tetsuo Handa's KPortReserve RFC of 2013, which could not be merged
 while only one LSM could be active.

@@ -81,7 +81,7 @@ build_stage() {
 	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$obj" \
 		"$obj/.config" "${fragments[@]}" >/dev/null)
 	kmake O="$obj" -s olddefconfig >/dev/null
-	kmake O="$obj" -s bzImage >&2
+	kbuild "stages: $1" "$obj" bzImage >&2
 	# The kernel holds the stage's objects, those of no other stage.
 	diff <(for f in "$t"/security/kportreserve/*.[cS]; do
 			f=${f##*/}; echo "${f%.*}"
@@ -91,8 +91,8 @@ build_stage() {
 		die "stages: $1: the kernel's objects are not the stage's files"
 	cp "$obj/arch/x86/boot/bzImage" "$out/$1.bzImage"
 }
-export -f build_stage kmake say die
-export SRC obj out JOBS CCACHE
+export -f build_stage kmake kbuild progress mmss say die
+export SRC obj out JOBS CCACHE WB_DIR
 fragments_list=${fragments[*]}
 for s in "${stages[@]}"; do
 	t0=$SECONDS

@@ -81,7 +81,18 @@ rc=0
 if [ -n "${VERBOSE:-}" ]; then
 	timeout --foreground "$limit" "${qemu[@]}" </dev/null 2>&1 | tee "$log" || rc=$?
 else
+	# How long the boot has run, unless the caller judges what vm.sh
+	# says (workbench.sh).
+	tick=
+	if [ "${KPR_PROGRESS:-1}" != 0 ]; then
+		ticker "vm: ${log##*/}" "$limit" &
+		tick=$!
+	fi
 	timeout --foreground "$limit" "${qemu[@]}" </dev/null >"$log" 2>&1 || rc=$?
+	if [ -n "$tick" ]; then
+		kill "$tick" 2>/dev/null || :
+		wait "$tick" 2>/dev/null || :
+	fi
 fi
 scan_log "$log"
 [ "$rc" = 124 ] &&

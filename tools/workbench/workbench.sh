@@ -63,8 +63,9 @@ verdict() {
 expect() {
 	local name=$1 kernel=$2 verdict=$3 pattern=$4 rc=0 got=pass
 	shift 4
-	"$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" "$out/$name.log" \
-		"${VM_TIMEOUT:-600}" "$@" >"$out/$name.verdict" 2>&1 || rc=$?
+	KPR_PROGRESS=0 "$WB_DIR/vm.sh" "$kernel" "$out/initramfs.cpio.gz" \
+		"$out/$name.log" "${VM_TIMEOUT:-600}" "$@" \
+		>"$out/$name.verdict" 2>&1 || rc=$?
 	[ "$rc" = 0 ] || got=fail
 	# What vm.sh said must name the reason, not only the console log.
 	verdict "$name" vm.sh "$got" "$verdict" "$pattern"
