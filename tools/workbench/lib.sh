@@ -74,9 +74,11 @@ mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 # the total a build from scratch compiles (OUT/.kpr-objects, written at
 # the end of each build, else config/objects), and the time elapsed. On a
 # terminal that is one line updated in place; elsewhere (CI logs) a line
-# a minute. The last line says what the build did.
+# every KPR_PROGRESS_EVERY seconds (60). The last line says what the
+# build did.
 progress() {
-	local label=$1 out=$2 n=0 start=$SECONDS next=$((SECONDS + 60))
+	local label=$1 out=$2 n=0 start=$SECONDS every=${KPR_PROGRESS_EVERY:-60}
+	local next=$((SECONDS + ${KPR_PROGRESS_EVERY:-60}))
 	local shown=-1 tty= total line rc
 
 	[ -t 2 ] && tty=1
@@ -84,7 +86,7 @@ progress() {
 		total=$(awk -v k="${out##*/}" '$1 == k { print $2 }' \
 			"$WB_DIR/config/objects")
 	while :; do
-		if IFS= read -r -t 5 line; then
+		if IFS= read -r -t 1 line; then
 			case $line in
 			"  CC "* | "  AS "*) n=$((n + 1)) ;;
 			esac
@@ -97,7 +99,7 @@ progress() {
 			printf '\r\033[K%s: %d of ~%s objects, %s' "$label" "$n" \
 				"${total:-?}" "$(mmss $((SECONDS - start)))" >&2
 		elif [ -z "$tty" ] && [ "$SECONDS" -ge "$next" ]; then
-			next=$((SECONDS + 60))
+			next=$((SECONDS + every))
 			say "$label: $n of ~${total:-?} objects, $(mmss $((SECONDS - start))) elapsed"
 		fi
 	done
@@ -107,7 +109,8 @@ progress() {
 
 # ticker LABEL LIMIT: until killed, say how long a step that may take
 # up to LIMIT seconds has run: on a terminal one line updated every
-# second, elsewhere a line a minute. Run it in the background.
+# second, elsewhere a line every KPR_PROGRESS_EVERY seconds (60). Run it
+# in the background.
 ticker() {
 	local label=$1 limit=$2 start=$SECONDS
 
@@ -118,7 +121,7 @@ ticker() {
 				"$(mmss $((SECONDS - start)))" "$(mmss "$limit")" >&2
 		done
 	else
-		while sleep 60; do
+		while sleep "${KPR_PROGRESS_EVERY:-60}"; do
 			say "$label: $(mmss $((SECONDS - start))) of at most $(mmss "$limit")"
 		done
 	fi
