@@ -106,12 +106,15 @@ drwxr-xr-x root/root ./usr/share/lintian/overrides/
 -rw-r--r-- root/root ./usr/share/lintian/overrides/kportreserve
 drwxr-xr-x root/root ./usr/share/man/
 drwxr-xr-x root/root ./usr/share/man/man8/
--rw-r--r-- root/root ./usr/share/man/man8/kportreserve.8.gz'
+-rw-r--r-- root/root ./usr/share/man/man8/kportreserve.8.gz
+drwxr-xr-x root/root ./usr/share/selinux/
+drwxr-xr-x root/root ./usr/share/selinux/packages/
+-rw-r--r-- root/root ./usr/share/selinux/packages/kportreserve.cil'
 got_files=$(dpkg-deb -c "$deb" 2>&1 | awk '{ print $1, $2, $6 }')
 if [ "$got_files" = "$want_files" ]; then
-	pass "the package holds the command, man page, unit and /etc/kportreserve/"
+	pass "the package holds the command, man page, unit, SELinux module and /etc/kportreserve/"
 else
-	fail "the package holds the command, man page, unit and /etc/kportreserve/" \
+	fail "the package holds the command, man page, unit, SELinux module and /etc/kportreserve/" \
 		"$(diff <(echo "$want_files") <(echo "$got_files"))"
 fi
 
@@ -138,6 +141,49 @@ else
 	fail "postinst enables the unit and loads again on a drop-in's trigger" \
 		"$(cat "$ctl/postinst" "$ctl/triggers" 2>&1 | head -40)"
 fi
+# The SELinux module: the maintainer scripts run with stand-ins of
+# semodule (its store a file), selinuxenabled (SELinux off, as in a
+# chroot) and systemd's helpers first on PATH. Installed on configure
+# where a policy store is, removed with the package, left alone where no
+# store is.
+fake=$out/fakebin
+rm -rf "$fake"
+mkdir -p "$fake"
+for c in deb-systemd-helper deb-systemd-invoke systemctl; do
+	printf '#!/bin/sh\nexit 0\n' >"$fake/$c"
+done
+printf '#!/bin/sh\nexit 1\n' >"$fake/selinuxenabled"
+cat >"$fake/semodule" <<'EOF'
+#!/bin/sh
+# A policy store in $SEMODULE_STORE (one module a line), if it exists.
+[ -f "$SEMODULE_STORE" ] || exit 1
+echo "$*" >>"$SEMODULE_STORE.log"
+case "$*" in
+"-n -l") cat "$SEMODULE_STORE" ;;
+"-n -i "*) basename "${3%.cil}" >>"$SEMODULE_STORE" ;;
+"-n -r "*) grep -vx "$3" "$SEMODULE_STORE" >"$SEMODULE_STORE.new"
+	mv "$SEMODULE_STORE.new" "$SEMODULE_STORE" ;;
+*) exit 1 ;;
+esac
+EOF
+chmod 755 "$fake"/*
+store=$out/semodule-store
+rm -f "$store" "$store.log"
+echo base >"$store"
+selinux_script() {
+	PATH=$fake:$PATH SEMODULE_STORE=$store sh "$ctl/$1" "$2" >>"$out/selinux.out" 2>&1
+}
+if [ -f "$unpacked/usr/share/selinux/packages/kportreserve.cil" ] &&
+   selinux_script postinst configure && grep -qx kportreserve "$store" &&
+   grep -qx -- '-n -i /usr/share/selinux/packages/kportreserve.cil' "$store.log" &&
+   selinux_script postrm remove && ! grep -qx kportreserve "$store" &&
+   rm "$store" && selinux_script postinst configure && [ ! -f "$store" ]; then
+	pass "postinst installs the SELinux module where a policy store is, postrm removes it"
+else
+	fail "postinst installs the SELinux module where a policy store is, postrm removes it" \
+		"$(cat "$store.log" "$out/selinux.out" 2>&1)"
+fi
+
 unit=$unpacked/usr/lib/systemd/system/kportreserve.service
 if grep -qx 'ExecStart=/usr/sbin/kportreserve load' "$unit" 2>/dev/null &&
    grep -qx 'After=local-fs.target sys-kernel-security.mount systemd-sysctl.service' "$unit" &&
@@ -153,7 +199,14 @@ fi
 fs=$out/securityfs
 mkdir -p "$fs" "$unpacked/run"
 printf 'generation 7\nrules 0\nports 0\n' >"$fs/stats"
+# The kernel's load file takes the policy in one write(); a plain file
+# keeps it. The policy file, read back after the load, stays empty.
+: >"$fs/load"
 : >"$fs/policy"
+# The programs exist, as the command checks (a missing one only warns).
+mkdir -p "$unpacked/usr/sbin"
+: >"$unpacked/usr/sbin/cupsd"
+: >"$unpacked/usr/sbin/apache2"
 echo '631/tcp /usr/sbin/cupsd' \
 	>"$unpacked/usr/lib/kportreserve/policy.d/50-cups.policy"
 echo '80/tcp /usr/sbin/nginx' \
@@ -165,7 +218,7 @@ want_policy="631/tcp /usr/sbin/cupsd
 $(cat "$unpacked/etc/kportreserve/policy" 2>/dev/null)"
 if KPORTRESERVE_ROOT=$unpacked "$unpacked/usr/sbin/kportreserve" \
 		-s "$fs" load >"$out/load.out" 2>&1 &&
-   [ "$(cat "$fs/policy")" = "$want_policy" ] &&
+   [ "$(cat "$fs/load")" = "$want_policy" ] &&
    KPORTRESERVE_ROOT=$unpacked "$unpacked/usr/sbin/kportreserve" \
 		-s "$fs" status | grep -qx 'policy files of generation 7:'; then
 	pass "the packaged command loads its policy files"
