@@ -32,13 +32,13 @@ make -s -C "$TOP/tools/kportreserve" O="$out/admin" CC="${CCACHE}gcc" \
 
 # What each program runs in each flavour. KASAN and lockdep under TCG run
 # the whole suite in about ten minutes; the debug flavour runs what
-# allocates, frees and swaps under RCU: loading, identity, stats,
-# concurrency, audit, denials, the sysctl and 9p's privport, and a few of
-# the bind variants. SELFTEST_ARGS="" runs everything.
+# allocates, frees and swaps under RCU: loading, identity (the cgroup of
+# cgroup= included), stats, concurrency, audit, denials, the sysctl and
+# 9p's privport, and a few of the bind variants. SELFTEST_ARGS="" runs everything.
 declare -A args
 if [ "$flavour" = debug ]; then
 	args[kportreserve_test]="-f load -f identity -t stats_count_exactly_what_happened -v ipv4_tcp -v ipv6_sctp"
-	args[admin_test]="-t audit_records_denials_loads_and_modes -t denials_name_the_last_offender -t uid_and_gid_qualify_the_program -f mode"
+	args[admin_test]="-t audit_records_denials_loads_and_modes -t denials_name_the_last_offender -t uid_and_gid_qualify_the_program -t uid_list_admits_each_uid_it_names -t cgroup_qualifies_the_program -f mode"
 	args[autobind_test]="-t sysctl_reads_back_what_the_admin_wrote -t privport_9p_skips_reserved_ports -v tcp4_connect -v udp4_sendto"
 fi
 if [ -n "${SELFTEST_ARGS+set}" ]; then
