@@ -1068,22 +1068,28 @@ t "del with a uid= list deletes each rule" 0 \
 # port 80; a python (pid 200) took port 8080 and, over IPv6, UDP 5353;
 # port 2049's socket is held by no process (the kernel's); port 8081 is
 # in TIME_WAIT (inode 0); port 9999 has no rule.
+# row SL LOCAL REMOTE STATE UID INODE: a line of /proc/net/tcp or udp.
+row() {
+	printf '%4s: %s %s %s %s:%s 00:%s %s %5s %8s %s 1 0 100 0 0 10 0\n' \
+		"$1" "$2" "$3" "$4" $z4 $z4 $z4 $z4 "$5" 0 "$6"
+}
 fake_proc() {
 	p=$root/proc
 	rm -rf "$p"
 	mkdir -p "$p/1/net/sctp"
-	hdr="  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode"
+	hdr="  sl  local_address rem_address   st tx_queue rx_queue tr tm->when"
+	z4=00000000 z6=00000000000000000000000000000000
 	{
-		echo "$hdr"
-		echo "   0: 00000000:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 5001 1 0 100 0 0 10 0"
-		echo "   1: 00000000:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 5002 1 0 100 0 0 10 0"
-		echo "   2: 00000000:0801 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 5003 1 0 100 0 0 10 0"
-		echo "   3: 0100007F:1F91 0100007F:D431 06 00000000:00000000 03:00000F8B 00000000     0        0 0 3 0"
-		echo "   4: 00000000:270F 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 5004 1 0 100 0 0 10 0"
+		echo "$hdr retrnsmt   uid  timeout inode"
+		row 0 $z4:0050 $z4:0000 0A 0 5001
+		row 1 $z4:1F90 $z4:0000 0A 1000 5002
+		row 2 $z4:0801 $z4:0000 0A 0 5003
+		row 3 0100007F:1F91 0100007F:D431 06 0 0
+		row 4 $z4:270F $z4:0000 0A 1000 5004
 	} >"$p/1/net/tcp"
 	{
-		echo "$hdr"
-		echo "   0: 00000000000000000000000000000000:14E9 00000000000000000000000000000000:0000 07 00000000:00000000 00:00000000 00000000  1000        0 5005 2 0 0"
+		echo "$hdr retrnsmt   uid  timeout inode"
+		row 0 $z6:14E9 $z6:0000 07 1000 5005
 	} >"$p/1/net/udp6"
 	echo " ENDPT     SOCK   STY SST HBKT LPORT   UID INODE LADDRS" >"$p/1/net/sctp/eps"
 	for pid in 100 101 200; do mkdir -p "$p/$pid/fd"; done
@@ -1113,7 +1119,8 @@ status_holders() {
 	return $rc
 }
 fake_fs "$fs"
-printf '80/tcp /usr/sbin/nginx uid=0\n8080-8081/tcp /opt/app/bin/server\n5353/udp /usr/sbin/avahi-daemon\n2049 <kernel>\n' \
+printf '%s\n' '80/tcp /usr/sbin/nginx uid=0' '8080-8081/tcp /opt/app/bin/server' \
+	'5353/udp /usr/sbin/avahi-daemon' '2049 <kernel>' \
 	>"$fs/policy"
 held="sockets on ports reserved for other programs (bound before the policy; stop or restart them):"
 s2=/user.slice/user-1000.slice/session-2.scope
@@ -1161,7 +1168,8 @@ t "load: a socket held by the program the port is for is in order" 0 \
 printf '80/tcp /usr/sbin/nginx unit=nginx\n8080/tcp /usr/bin/python3.13 unit=app.service\n' \
 	>"$fs/policy.src"
 "$K" -s "$fs" load "$fs/policy.src" >/dev/null 2>&1
-printf '80/tcp /usr/sbin/nginx cgroup=/system.slice/nginx.service\n8080/tcp /usr/bin/python3.13 cgroup=/system.slice/app.service\n' \
+printf '%s\n' '80/tcp /usr/sbin/nginx cgroup=/system.slice/nginx.service' \
+	'8080/tcp /usr/bin/python3.13 cgroup=/system.slice/app.service' \
 	>"$fs/policy"
 want <<EOF
 $held

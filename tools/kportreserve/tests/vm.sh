@@ -328,7 +328,8 @@ while ! grep -q ':1E62 ' /proc/net/tcp /proc/net/tcp6 2>/dev/null && [ $i -lt 50
 done
 printf '7778/tcp /usr/sbin/nginx\n' >"$T/held"
 run "$K" load "$T/held"
-if [ "$rc" = 6 ] && grep -Eqx "  7778/tcp: pid $ncpid /bin/busybox uid=0 gid=0( cgroup=/.*)?" "$T/out"; then
+holder="  7778/tcp: pid $ncpid /bin/busybox uid=0 gid=0( cgroup=/.*)?"
+if [ "$rc" = 6 ] && grep -Eqx "$holder" "$T/out"; then
 	ok "load names the process that holds a port it reserves: exit 6"
 else
 	not_ok "load names the process that holds a port it reserves: exit 6" \
