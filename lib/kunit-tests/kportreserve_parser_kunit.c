@@ -133,6 +133,7 @@ static const struct parse_case parse_cases[] = {
 	INVALID("kernel with uid", "80 <kernel> uid=0\n", 1),
 	INVALID("uid list too long",
 		"80 /a uid=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n", 1),
+	INVALID("lists of over 16 pairs", "80 /a uid=1,2,3,4,5 gid=1,2,3,4\n", 1),
 	INVALID("empty id in list", "80 /a uid=1,,2\n", 1),
 	INVALID("trailing comma", "80 /a gid=1,\n", 1),
 	INVALID("leading comma", "80 /a uid=,1\n", 1),

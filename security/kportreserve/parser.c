@@ -301,8 +301,14 @@ static bool same_program(const struct kpr_program *a,
 static size_t find_slot(struct kpr_program *const *progs, size_t cap,
 			const struct kpr_program *prog)
 {
-	size_t slot = jhash_3words(prog->uid, prog->gid, prog->quals,
-				   prog->hash) & (cap - 1);
+	u32 hash = prog->hash;
+	size_t slot;
+
+	/* Not in @prog->hash, which numbers paths (kpr_path_hash()). */
+	if (prog->cgroup)
+		hash ^= jhash(prog->cgroup, prog->cgroup_len, 1);
+	slot = jhash_3words(prog->uid, prog->gid, prog->quals, hash) &
+	       (cap - 1);
 
 	while (progs[slot] && !same_program(progs[slot], prog))
 		slot = (slot + 1) & (cap - 1);
@@ -424,9 +430,12 @@ static struct kpr_program *copy_program(const struct kpr_program *tmpl,
  * @msg: receives what is wrong
  *
  * "uid=0,33" is a shorthand: the ruleset holds one rule per id, as if
- * each had its own line, and its canonical text spells them so.
+ * each had its own line, and its canonical text spells them so. Each
+ * program is a copy, so that a line gives at most KPR_MAX_IDS of them and
+ * a policy at most KPR_POLICY_MAX_PROG_BYTES.
  *
- * Return: 0, -E2BIG past KPR_POLICY_MAX_RULES, or -ENOMEM.
+ * Return: 0, -EINVAL for lists of more than KPR_MAX_IDS pairs, -E2BIG
+ * past KPR_POLICY_MAX_RULES or KPR_POLICY_MAX_PROG_BYTES, or -ENOMEM.
  */
 static int add_rules(struct kpr_ruleset *rs, struct kpr_rule *rule,
 		     const struct kpr_program *tmpl,
@@ -434,8 +443,13 @@ static int add_rules(struct kpr_ruleset *rs, struct kpr_rule *rule,
 		     const char **msg)
 {
 	unsigned int u, g;
+	size_t nr_progs;
 	int err;
 
+	if (max(uids->nr, 1U) * max(gids->nr, 1U) > KPR_MAX_IDS) {
+		*msg = "uid= and gid= lists give at most 16 rules a line";
+		return -EINVAL;
+	}
 	for (u = 0; u < max(uids->nr, 1U); u++) {
 		for (g = 0; g < max(gids->nr, 1U); g++) {
 			struct kpr_program *prog;
@@ -443,9 +457,16 @@ static int add_rules(struct kpr_ruleset *rs, struct kpr_rule *rule,
 			prog = copy_program(tmpl, uids->id[u], gids->id[g]);
 			if (!prog)
 				return -ENOMEM;
+			nr_progs = rs->nr_progs;
 			rule->prog = intern_program(rs, prog);
 			if (!rule->prog)
 				return -ENOMEM;
+			if (rs->nr_progs != nr_progs)
+				rs->prog_bytes += sizeof(*prog) + tmpl->size;
+			if (rs->prog_bytes > KPR_POLICY_MAX_PROG_BYTES) {
+				*msg = "programs take more than 32 MiB";
+				return -E2BIG;
+			}
 			err = append_rule(rs, rule, msg);
 			if (err)
 				return err;
@@ -488,7 +509,10 @@ static int parse_program(struct kpr_ruleset *rs, char **field,
 		return -EINVAL;
 	}
 	tmpl->hash = kpr_path_hash(tmpl->path, tmpl->len);
-	tmpl->size = size;
+	/* What copies need: the path and the cgroup's path, which follows. */
+	tmpl->size = tmpl->cgroup ?
+		     tmpl->cgroup - tmpl->path + tmpl->cgroup_len + 1 :
+		     tmpl->len + 1;
 	err = add_rules(rs, rule, tmpl, &uids, &gids, msg);
 	kvfree(tmpl);
 	return err;

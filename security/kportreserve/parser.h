@@ -27,8 +27,10 @@ enum kpr_proto {
 /* Documented limits: a policy over them fails with E2BIG. */
 #define KPR_POLICY_MAX_BYTES	(16U << 20)
 #define KPR_POLICY_MAX_RULES	1048576U
-/* The ids one uid= or gid= qualifier may list. */
+/* The ids one uid= or gid= qualifier may list, and the pairs of both. */
 #define KPR_MAX_IDS		16
+/* The programs of a policy, one copy per id of a list (E2BIG past it). */
+#define KPR_POLICY_MAX_PROG_BYTES	(32U << 20)
 /* One encoded line: a path of KPR_PATH_MAX bytes, all escaped, and a port. */
 #define KPR_LINE_MAX		(4 * KPR_PATH_MAX + 64)
 
@@ -53,7 +55,8 @@ enum kpr_proto {
  * @uid: with KPR_QUAL_UID, the effective uid the binding task must have
  * @gid: with KPR_QUAL_GID, the effective gid the binding task must have
  * @cgroup_len: length of @cgroup
- * @size: bytes after the structure: @path and @cgroup, NUL-terminated
+ * @size: bytes after the structure that copies need: @path and @cgroup,
+ *        each NUL-terminated
  * @cgroup: with KPR_QUAL_CGROUP, the cgroup (v2) the binding task must be
  *          in or below, as a path from the root of the hierarchy, kept
  *          after @path; NULL otherwise
@@ -97,6 +100,8 @@ struct kpr_rule {
  * @progs: open-addressing hash table of interned programs
  * @nr_progs: number of programs in @progs
  * @cap_progs: size of @progs, a power of two (or 0)
+ * @prog_bytes: memory of the programs, held under
+ *              KPR_POLICY_MAX_PROG_BYTES
  */
 struct kpr_ruleset {
 	struct kpr_rule *rules;
@@ -105,6 +110,7 @@ struct kpr_ruleset {
 	struct kpr_program **progs;
 	size_t nr_progs;
 	size_t cap_progs;
+	size_t prog_bytes;
 };
 
 /**

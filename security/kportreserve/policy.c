@@ -574,7 +574,8 @@ static bool program_matches(const struct kpr_policy *pol,
  * @port: the port, in host order
  * @exe: who is binding, with the path id @pol gave the executable
  *
- * Context: rcu_read_lock() held by the caller, or @pol private to it.
+ * Context: rcu_read_lock() held by the caller, for @pol (unless private
+ * to it) and for the cgroups of current that cgroup= rules read.
  * Return: true if @port has no rule for @proto or a rule lists @exe.
  */
 bool kpr_policy_allows(const struct kpr_policy *pol, enum kpr_proto proto,

@@ -177,43 +177,50 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
  * @text: the new contents
  * @len: their length
  *
- * The new file takes the old one's mode and is renamed over it, so that
- * a reader sees the old policy or the new one, never a part.
+ * A new file beside the old one (mkstemp()) takes its mode and owner and
+ * is renamed over it, so that a reader sees the old policy or the new
+ * one, never a part. A link to the file stays a link: the file it names
+ * is replaced.
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
  */
 static int rewrite_file(const char *path, const char *text, size_t len)
 {
-	char *tmp = kpr_xasprintf("%s.kportreserve-new", path);
-	int fd = -1, ret = KPR_EXIT_IO;
+	char *real = NULL, *tmp = NULL;
+	int fd = -1, ret = KPR_EXIT_IO, err = 0;
 	struct stat st;
 
-	if (!strcmp(path, "-")) {
-		free(tmp);
+	if (!strcmp(path, "-"))
 		return fwrite(text, 1, len, stdout) == len ? KPR_EXIT_OK :
 							     KPR_EXIT_IO;
-	}
-	if (stat(path, &st))
-		goto out;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-		  st.st_mode & 07777);
-	if (fd < 0)
-		goto out;
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd)) {
-		unlink(tmp);
+	real = realpath(path, NULL);
+	if (!real || stat(real, &st)) {
+		err = errno;
 		goto out;
 	}
-	if (rename(tmp, path)) {
+	tmp = kpr_xasprintf("%s.XXXXXX", real);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	errno = 0;
+	if (fchmod(fd, st.st_mode & 07777) ||
+	    (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) ||
+	    write(fd, text, len) != (ssize_t)len || fsync(fd) ||
+	    rename(tmp, real)) {
+		err = errno ? errno : EIO;
 		unlink(tmp);
 		goto out;
 	}
 	ret = KPR_EXIT_OK;
 out:
 	if (ret)
-		kpr_err("%s: cannot rewrite: %s", path, strerror(errno));
+		kpr_err("%s: cannot rewrite: %s", path, strerror(err));
 	if (fd >= 0)
 		close(fd);
 	free(tmp);
+	free(real);
 	return ret;
 }
 

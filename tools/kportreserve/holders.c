@@ -13,7 +13,8 @@
  *
  * A socket is in order when one of the processes that hold it is a
  * program a rule of its port names, with the ids and cgroup the rule asks
- * for (/proc/PID/cgroup): the
+ * for (the socket's owner for uid=, /proc/PID/status and /proc/PID/cgroup
+ * for the others): the
  * root master of a daemon holds its listening socket along with the
  * workers it passed it to. A socket no process holds is the kernel's,
  * in order when a rule names <kernel>. Paths are read under
@@ -51,6 +52,8 @@ struct kpr_holder {
  * @proto: its protocol
  * @port: its local port
  * @inode: its inode number, which its holders' descriptors name
+ * @uid: its owner, as the table shows it: the uid of the task that made
+ *       it, which is the one that bound it but for a socket passed on
  * @holders: the processes that hold it
  * @nr: number of entries in @holders
  */
@@ -58,6 +61,7 @@ struct kpr_sock {
 	enum kpr_proto proto;
 	unsigned int port;
 	unsigned long inode;
+	unsigned long uid;
 	struct kpr_holder *holders;
 	size_t nr;
 };
@@ -91,7 +95,7 @@ static bool reserved(const struct kpr_ruleset *rs, enum kpr_proto proto,
 }
 
 static void add_sock(struct kpr_socks *s, enum kpr_proto proto,
-		     unsigned int port, unsigned long inode)
+		     unsigned int port, unsigned long inode, unsigned long uid)
 {
 	size_t i;
 
@@ -100,7 +104,7 @@ static void add_sock(struct kpr_socks *s, enum kpr_proto proto,
 			return;
 	s->sock = kpr_xrealloc(s->sock, (s->nr + 1) * sizeof(*s->sock));
 	s->sock[s->nr++] = (struct kpr_sock){
-		.proto = proto, .port = port, .inode = inode,
+		.proto = proto, .port = port, .inode = inode, .uid = uid,
 	};
 }
 
@@ -112,8 +116,10 @@ static void add_sock(struct kpr_socks *s, enum kpr_proto proto,
  * @proto: its protocol
  *
  * Each line is "sl local_address rem_address st ... uid timeout inode",
- * the port in hexadecimal after the address. A socket in TIME_WAIT has
- * inode 0, and no holder: it holds no port against bind().
+ * the port in hexadecimal after the address. Of TCP, only the sockets
+ * that hold a port themselves count: listening (0A) and bound but not
+ * connected (07). A connection holds its listener's port, or one it was
+ * given; one in TIME_WAIT has inode 0 and no holder.
  */
 static void read_inet_table(const struct kpr_ruleset *rs,
 			    struct kpr_socks *s, const char *name,
@@ -128,19 +134,21 @@ static void read_inet_table(const struct kpr_ruleset *rs,
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned int port;
-		unsigned long inode;
+		unsigned int port, state;
+		unsigned long inode, uid;
 		char *colon;
 
 		colon = strchr(line, ':');
 		colon = colon ? strchr(colon + 1, ':') : NULL;
 		/* sl: local: rem st tx:rx tr:when retr uid timeout inode */
 		if (!colon ||
-		    sscanf(colon + 1, "%x %*s %*s %*s %*s %*s %*s %*s %lu",
-			   &port, &inode) != 2 || !inode)
+		    sscanf(colon + 1, "%x %*s %x %*s %*s %*s %lu %*s %lu",
+			   &port, &state, &uid, &inode) != 4 || !inode)
+			continue;
+		if (proto == KPR_PROTO_TCP && state != 0x0a && state != 0x07)
 			continue;
 		if (reserved(rs, proto, port))
-			add_sock(s, proto, port, inode);
+			add_sock(s, proto, port, inode, uid);
 	}
 	fclose(f);
 }
@@ -163,14 +171,14 @@ static void read_sctp_table(const struct kpr_ruleset *rs,
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
+		unsigned long inode, uid;
 		unsigned int port;
-		unsigned long inode;
 
-		if (sscanf(line, "%*s %*s %*s %*s %*s %u %*s %lu", &port,
-			   &inode) != 2 || !inode)
+		if (sscanf(line, "%*s %*s %*s %*s %*s %u %lu %lu", &port, &uid,
+			   &inode) != 3 || !inode)
 			continue;
 		if (reserved(rs, KPR_PROTO_SCTP, port))
-			add_sock(s, KPR_PROTO_SCTP, port, inode);
+			add_sock(s, KPR_PROTO_SCTP, port, inode, uid);
 	}
 	fclose(f);
 }
@@ -328,11 +336,16 @@ static bool in_cgroup(const char *cgroup, const char *rule, size_t len)
 	       (!cgroup[len] || cgroup[len] == '/');
 }
 
-/* Whether @h is what program @prog of a rule names. */
+/*
+ * Whether @h, holding @k, is what program @prog of a rule names. uid= is
+ * compared with the socket's owner, who bound it, rather than with the
+ * holder's uid now: a daemon binds as root and then drops to an account
+ * of its own. gid= has no such record, and is the holder's now.
+ */
 static bool holder_matches(const struct kpr_program *prog,
-			   const struct kpr_holder *h)
+			   const struct kpr_sock *k, const struct kpr_holder *h)
 {
-	if ((prog->quals & KPR_QUAL_UID) && prog->uid != h->uid)
+	if ((prog->quals & KPR_QUAL_UID) && prog->uid != k->uid)
 		return false;
 	if ((prog->quals & KPR_QUAL_GID) && prog->gid != h->gid)
 		return false;
@@ -362,7 +375,7 @@ static bool in_order(const struct kpr_ruleset *rs, const struct kpr_sock *k)
 		if (!k->nr && r->prog->kernel)
 			return true;
 		for (j = 0; j < k->nr; j++)
-			if (holder_matches(r->prog, &k->holders[j]))
+			if (holder_matches(r->prog, k, &k->holders[j]))
 				return true;
 	}
 	return false;

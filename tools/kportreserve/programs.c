@@ -212,17 +212,21 @@ static int check_program(const char *file, unsigned int line,
 
 	*resolved = NULL;
 	err = kpr_resolve_program(path, &real, &is_link);
-	if (is_link && err != -ELOOP && resolve) {
-		if (file)
-			printf("%s:%u: %s is a symbolic link: writing %s\n",
-			       file, line, path, real);
-		else
-			printf("%s is a symbolic link: writing %s\n", path,
-			       real);
+	if (err == -ELOOP) {
+		msg = kpr_xasprintf("%s: too many symbolic links (a loop): no program runs from it",
+				    path);
+		ret = KPR_EXIT_POLICY;
+	} else if (!err && !regular_file(real)) {
+		msg = kpr_xasprintf("%s is not a regular file, so no program runs from it",
+				    path);
+		ret = KPR_EXIT_POLICY;
+	} else if (is_link && resolve) {
+		/* On standard error: "check -r -" prints the policy. */
+		msg = kpr_xasprintf("%s is a symbolic link: writing %s", path,
+				    real);
 		*resolved = real;
-		return KPR_EXIT_OK;
-	}
-	if (is_link && err != -ELOOP) {
+		real = NULL;
+	} else if (is_link) {
 		msg = kpr_xasprintf("%s %s: %s %s; write %s (--resolve does)",
 				    path,
 				    "is a symbolic link, or in a directory that is one",
@@ -234,10 +238,6 @@ static int check_program(const char *file, unsigned int line,
 	} else if (err) {
 		msg = kpr_xasprintf("warning: %s cannot be resolved: %s", path,
 				    strerror(-err));
-	} else if (!regular_file(real)) {
-		msg = kpr_xasprintf("%s is not a regular file, so no program runs from it",
-				    path);
-		ret = KPR_EXIT_POLICY;
 	}
 	if (msg)
 		report(file, line, msg);

@@ -8,10 +8,13 @@
  * of the service, so the command also takes unit=myapp.service and writes
  * it as that path before the kernel's parser sees the rule. systemd puts
  * a system service, socket, mount or scope in system.slice unless its
- * Slice= says otherwise, and a slice where its name says
- * (a-b.slice is /a.slice/a-b.slice): the command does the same, and
- * needs no running systemd. A unit that sets Slice= must be named by its
- * cgroup= path; "systemctl show -P ControlGroup UNIT" prints it.
+ * Slice= says otherwise, an instance of a template (foo@bar.service) in
+ * system-foo.slice below it, init.scope at the root, and a slice where
+ * its name says (a-b.slice is /a.slice/a-b.slice): the command does the
+ * same, and needs no running systemd. A unit that sets Slice= must be
+ * named by its cgroup= path; "systemctl show -P ControlGroup UNIT"
+ * prints it. The name is systemd's spelling, "\x2d" included; the path
+ * is written as the policy spells paths (kpr_format_path()).
  */
 
 #include <ctype.h>
@@ -65,6 +68,36 @@ static void slice_path(const char *name, size_t len, FILE *out)
 	}
 }
 
+/*
+ * The slice systemd makes for the instances of template @prefix
+ * ("foo-bar" of foo-bar@x.service): "/system-foo\x2dbar.slice", a dash
+ * of the prefix escaped, since a slice's dashes are its levels.
+ */
+static void template_slice(const char *prefix, size_t len, FILE *out)
+{
+	size_t i;
+
+	fputs("/system-", out);
+	for (i = 0; i < len; i++) {
+		if (prefix[i] == '-')
+			fputs("\\x2d", out);
+		else
+			fputc(prefix[i], out);
+	}
+	fputs(".slice", out);
+}
+
+/* Write @len bytes of @path as a policy spells a path. */
+static void put_path(const char *path, size_t len, FILE *out)
+{
+	size_t n = kpr_format_path(path, len, NULL, 0);
+	char *text = kpr_xmalloc(n);
+
+	kpr_format_path(path, len, text, n);
+	fwrite(text, 1, n, out);
+	free(text);
+}
+
 /**
  * unit_cgroup() - write the cgroup= field of a unit= field
  * @field: the unit's name, after "unit="
@@ -78,17 +111,33 @@ static void slice_path(const char *name, size_t len, FILE *out)
 static bool unit_cgroup(const char *field, size_t len, FILE *out)
 {
 	const char *dot = memchr(field, '.', len);
+	const char *at = memchr(field, '@', len);
+	char *path = NULL;
+	size_t size = 0;
+	FILE *p;
 
 	if (!valid_unit(field, len))
 		return false;
-	fputs("cgroup=", out);
+	p = open_memstream(&path, &size);
+	if (!p)
+		exit(KPR_EXIT_IO);
 	/* valid_unit() refused "-.slice", the root. */
 	if (has_suffix(field, len, ".slice")) {
-		slice_path(field, len, out);
+		slice_path(field, len, p);
+	} else if (len == strlen("init.scope") && !memcmp(field, "init.scope", len)) {
+		fputs("/init.scope", p);
 	} else {
-		fprintf(out, "/system.slice/%.*s%s", (int)len, field,
-			dot ? "" : ".service");
+		fputs("/system.slice", p);
+		/* An instance: its template's slice, where "-" is "\x2d". */
+		if (at && at > field && (!dot || at < dot))
+			template_slice(field, at - field, p);
+		fprintf(p, "/%.*s%s", (int)len, field, dot ? "" : ".service");
 	}
+	if (fclose(p))
+		exit(KPR_EXIT_IO);
+	fputs("cgroup=", out);
+	put_path(path, size, out);
+	free(path);
 	return true;
 }
 

@@ -242,9 +242,11 @@ else
 	rm -f "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
 		"$BUILD"/linux-*.buildinfo
 	say "deb: the kernel package (bindeb-pkg in $kout, log $klog)"
-	# The progress lines reach the terminal, and the log.
-	if "$WB_DIR/kernel.sh" package 2>&1 >"$klog" | tee -a "$klog" >&2 &&
-	   kbuild "deb: bindeb-pkg" "$kout" bindeb-pkg 2>>"$klog" &&
+	# The kernel's build and bindeb-pkg show their progress (kbuild());
+	# the log keeps the first's messages.
+	: >"$klog"
+	if "$WB_DIR/kernel.sh" package 2>&1 >/dev/null | tee -a "$klog" >&2 &&
+	   kbuild "deb: bindeb-pkg" "$kout" bindeb-pkg &&
 	   mv "$BUILD"/linux-*.deb "$BUILD"/linux-*.changes \
 		"$BUILD"/linux-*.buildinfo "$out/kernel/"; then
 		kdeb=$(ls "$out"/kernel/linux-image-*.deb | grep -v -- -dbg_ | head -n 1)

@@ -130,10 +130,13 @@ ticker() {
 # kbuild LABEL OUT TARGET...: make TARGET in OUT with progress(); the
 # compiler's warnings and errors still reach standard error.
 kbuild() {
-	local label=$1 out=$2
+	local label=$1 out=$2 rc
 
 	shift 2
-	kmake O="$out" "$@" | progress "$label" "$out" || return
+	# make's status, whether or not the caller set pipefail.
+	kmake O="$out" "$@" | progress "$label" "$out"
+	rc=${PIPESTATUS[0]}
+	[ "$rc" = 0 ] || return "$rc"
 	find "$out" -name '.*.o.cmd' -print0 |
 		xargs -0 grep -l -m1 -E '^savedcmd_.*:= (ccache )?[^ ]*gcc' |
 		wc -l >"$out/.kpr-objects.new"

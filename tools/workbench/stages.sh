@@ -99,7 +99,7 @@ for s in "${stages[@]}"; do
 	say "stages: building $s"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m --propagation private bash -c '
-		set -e
+		set -eo pipefail
 		mount --bind "$1" "$SRC"
 		mount --bind "$2" "$obj"
 		read -r -a fragments <<<"$3"

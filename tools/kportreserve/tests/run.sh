@@ -940,10 +940,12 @@ want <<'EOF'
 8000-8099 /opt/app/bin/server
 EOF
 t_file "load of a file that names a link loaded nothing" "$fs/policy"
-want <<EOF
+want_err <<EOF
 $tmp/links.pol:2: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
 $tmp/links.pol:3: /bin3/python3.13 is a symbolic link: writing /usr/bin/python3.13
 $tmp/links.pol:4: /usr/bin/py is a symbolic link: writing /usr/bin/python3.13
+EOF
+want <<EOF
 loaded $tmp/links.pol: generation 3, rules 2, ports 101
 EOF
 t "load --resolve loads the resolved paths" 0 \
@@ -957,7 +959,7 @@ want <<'EOF'
 EOF
 t_file "load --resolve wrote the resolved paths, comments and all" "$fs/load"
 t_true "load --resolve left the file alone" cmp "$tmp/links.pol" "$tmp/links.orig"
-want <<EOF
+want_err <<EOF
 $tmp/links.pol:2: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
 $tmp/links.pol:3: /bin3/python3.13 is a symbolic link: writing /usr/bin/python3.13
 $tmp/links.pol:4: /usr/bin/py is a symbolic link: writing /usr/bin/python3.13
@@ -973,6 +975,14 @@ want <<'EOF'
 EOF
 t_file "check -r kept every line but the programs" "$tmp/links.pol"
 t "check of the rewritten file: silent, exit 0" 0 "$K" check "$tmp/links.pol"
+printf '1 /usr/bin/python3\n' >"$tmp/target.pol"
+chmod 640 "$tmp/target.pol"
+ln -s target.pol "$tmp/linked.pol"
+"$K" check -r "$tmp/linked.pol" 2>/dev/null
+t_true "check -r of a link to a policy rewrites the file it names, mode kept" \
+	sh -c '[ -L "$1/linked.pol" ] && [ "$(stat -c %a "$1/target.pol")" = 640 ] &&
+		grep -qx "1 /usr/bin/python3.13" "$1/target.pol" &&
+		[ -z "$(ls "$1" | grep "target.pol.")" ]' sh "$tmp"
 
 printf '9000 /opt/later/bin/server\n9001 /bin3/later\n9002 /usr/sbin\n' \
 	>"$tmp/later.pol"
@@ -984,6 +994,25 @@ $tmp/later.pol:3: /usr/sbin is not a regular file, so no program runs from it
 EOF
 t "check: a missing program warns; behind a link, or a directory, it is an error" 1 \
 	"$K" check "$tmp/later.pol"
+ln -s loop1 "$root/usr/bin/loop2"
+ln -s loop2 "$root/usr/bin/loop1"
+ln -s /usr/sbin "$root/usr/bin/sbin-link"
+printf '9003 /usr/bin/loop1\n9004 /usr/bin/sbin-link\n' >"$tmp/odd.pol"
+want_err <<EOF
+$tmp/odd.pol:1: /usr/bin/loop1: too many symbolic links (a loop): no program runs from it
+$tmp/odd.pol:2: /usr/bin/sbin-link is not a regular file, so no program runs from it
+EOF
+t "check -r: a link loop, or a link to a directory, is an error it does not write" 1 \
+	"$K" check -r "$tmp/odd.pol"
+want <<'EOF'
+# the README's example, as first written
+8080/tcp /usr/bin/python3.13 uid=1000 # my app
+EOF
+want_err <<'EOF'
+<stdin>:2: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+EOF
+t "check -r - prints the policy, its notes on standard error" 0 sh -c \
+	'head -n 2 "$1" | "$2" check -r -' sh "$tmp/links.orig" "$K"
 printf '9000 /opt/later/bin/server\n' >"$tmp/later.pol"
 want <<EOF
 loaded $tmp/later.pol: generation 3, rules 2, ports 101
@@ -1002,7 +1031,7 @@ kportreserve: nothing was loaded; $kept
 EOF
 t "load of the policy files: a drop-in that names a link, exit 1" 1 \
 	"$K" -s "$fs" load
-want <<EOF
+want_err <<EOF
 $admin/30-py.policy:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
 EOF
 t "check -r without a file rewrites the policy files" 0 "$K" check -r
@@ -1015,8 +1044,10 @@ want_err <<EOF
 kportreserve: /usr/bin/python3 $m $r
 EOF
 t "add of a link: exit 1" 1 "$K" -s "$fs" add 8080/tcp /usr/bin/python3
+want_err <<'EOF'
+kportreserve: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+EOF
 want <<'EOF'
-/usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
 added: 8080/tcp /usr/bin/python3.13 uid=1000
 EOF
 t "add --resolve adds the resolved path" 0 \
@@ -1086,6 +1117,7 @@ fake_proc() {
 		row 2 $z4:0801 $z4:0000 0A 0 5003
 		row 3 0100007F:1F91 0100007F:D431 06 0 0
 		row 4 $z4:270F $z4:0000 0A 1000 5004
+		row 5 $z4:0050 0A000002:C350 01 33 5006
 	} >"$p/1/net/tcp"
 	{
 		echo "$hdr retrnsmt   uid  timeout inode"
@@ -1093,12 +1125,14 @@ fake_proc() {
 	} >"$p/1/net/udp6"
 	echo " ENDPT     SOCK   STY SST HBKT LPORT   UID INODE LADDRS" >"$p/1/net/sctp/eps"
 	for pid in 100 101 200; do mkdir -p "$p/$pid/fd"; done
-	ln -s socket:[5001] "$p/100/fd/6"
-	ln -s socket:[5001] "$p/101/fd/6"
+	ln -s "socket:[5001]" "$p/100/fd/6"
+	ln -s "socket:[5001]" "$p/101/fd/6"
 	ln -s /dev/null "$p/101/fd/0"
-	ln -s socket:[5002] "$p/200/fd/3"
-	ln -s socket:[5004] "$p/200/fd/4"
-	ln -s socket:[5005] "$p/200/fd/5"
+	ln -s "socket:[5002]" "$p/200/fd/3"
+	ln -s "socket:[5004]" "$p/200/fd/4"
+	ln -s "socket:[5004]" "$p/101/fd/7"
+	ln -s "socket:[5006]" "$p/101/fd/8"
+	ln -s "socket:[5005]" "$p/200/fd/5"
 	ln -s /usr/sbin/nginx "$p/100/exe"
 	ln -s "/usr/sbin/nginx (deleted)" "$p/101/exe"
 	ln -s /usr/bin/python3.13 "$p/200/exe"
@@ -1144,8 +1178,12 @@ $held
 EOF
 t "status: nginx under another uid, or a kernel socket, is out of order" 6 \
 	status_holders
-# The worker's executable was replaced on disk ("(deleted)").
-printf '80/tcp /usr/sbin/nginx uid=33\n2049 <kernel>\n9999/udp /x\n' >"$fs/policy"
+# uid= is the socket's owner's, who bound it (root, for nginx's master);
+# a worker's accepted connection on port 80 (state 01) holds no port of
+# its own; 9999's socket, of uid 1000, is held by a python and by the
+# worker, whose executable was replaced on disk ("(deleted)").
+printf '80/tcp /usr/sbin/nginx uid=0\n2049 <kernel>\n9999/tcp /usr/sbin/nginx uid=1000\n' \
+	>"$fs/policy"
 t "status: a socket one holder is in order for, the kernel's: exit 0" 0 \
 	status_holders
 printf '8080/tcp /opt/app/bin/server\n' >"$tmp/held.pol"
@@ -1189,6 +1227,9 @@ cat >"$tmp/units.pol" <<'EOF'
 8083/tcp /x unit=a-b-c.slice
 8084/tcp /x unit=getty@tty1.service
 8085/tcp /x cgroup=/system.slice/x.service
+8086/tcp /x unit=foo-bar@a-b.service
+8087/tcp /x unit=init.scope
+8088/tcp /x unit=foo\x2dbar.service
 EOF
 t "check accepts cgroup= and unit=" 0 "$K" check "$tmp/units.pol"
 fake_fs "$fs"
@@ -1201,8 +1242,11 @@ want <<'EOF'
 8081/tcp /x cgroup=/system.slice/web.service
 8082/tcp /x uid=0,33 cgroup=/kpr.slice/kpr-e2e.slice
 8083/tcp /x cgroup=/a.slice/a-b.slice/a-b-c.slice
-8084/tcp /x cgroup=/system.slice/getty@tty1.service
+8084/tcp /x cgroup=/system.slice/system-getty.slice/getty@tty1.service
 8085/tcp /x cgroup=/system.slice/x.service
+8086/tcp /x cgroup=/system.slice/system-foo\\x2dbar.slice/foo-bar@a-b.service
+8087/tcp /x cgroup=/init.scope
+8088/tcp /x cgroup=/system.slice/foo\\x2dbar.service
 EOF
 t_file "load wrote each unit= as the cgroup= of the unit" "$fs/load"
 printf '1 /x unit=../etc\n2 /x unit=-.slice\n3 /x # unit=y\n' >"$tmp/badunit.pol"
@@ -1217,7 +1261,7 @@ added: 8080/tcp /usr/bin/python3.13 cgroup=/system.slice/myapp.service
 EOF
 t "add with unit=" 0 "$K" -s "$fs" add 8080/tcp /usr/bin/python3.13 unit=myapp.service
 printf '8080/tcp /usr/bin/python3 unit=myapp.service\n' >"$tmp/unitlink.pol"
-want <<EOF
+want_err <<EOF
 $tmp/unitlink.pol:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
 EOF
 t "check -r of a rule with unit= resolves its program" 0 "$K" check -r "$tmp/unitlink.pol"
