@@ -180,25 +180,12 @@ int kpr_usage_error(const char *cmd, const char *fmt, ...)
  */
 int kpr_simple_options(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (c != 'h')
-			return kpr_bad_option(argv[0], c, argv[optind - 1]);
-		return kpr_help();
-	}
-	return -1;
+	return kpr_resolve_options(NULL, argc, argv);
 }
 
 /**
  * kpr_resolve_options() - parse the options of check, load and add
- * @ctx: receives --resolve (-r)
+ * @ctx: receives --resolve (-r); NULL for a subcommand without it
  * @argc: number of arguments, the subcommand's name included
  * @argv: the arguments; argv[0] is the subcommand's name
  *
@@ -208,16 +195,18 @@ int kpr_simple_options(int argc, char **argv)
  */
 int kpr_resolve_options(struct kpr_ctx *ctx, int argc, char **argv)
 {
+	/* Without @ctx, from "help" on: no --resolve. */
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
 		{ "resolve", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hr", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ctx ? "+hr" : "+h",
+				ctx ? opts : opts + 1, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return kpr_help();

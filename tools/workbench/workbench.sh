@@ -223,31 +223,23 @@ rm -rf "$gt"
 # The progress of long steps (lib.sh), as a CI log shows it: kbuild's
 # quiet lines counted against the total, a line per interval, a last
 # line; and the ticker beside a boot. The times allow a second of slack.
-check_said() {
-	if grep -qxE -- "$2" "$out/progress.log"; then
-		passed=$((passed + 1))
-		say "    ok: $1"
-	else
-		failed=$((failed + 1))
-		say "    not ok: $1: no line '$2' in:"
-		sed 's/^/    | /' "$out/progress.log" >&2
-	fi
-}
+# progress_said NAME PATTERN: what the step said ($out/NAME.verdict) has
+# a line that is PATTERN.
+progress_said() { verdict "$1" "${1%%-*}" pass pass "^$2\$"; }
 mkdir -p "$out/progress-out"
 echo 7 >"$out/progress-out/.kpr-objects"
 { echo "make[1]: Entering directory"; echo "  CC      a.o"; sleep 2.5
   echo "  AS      b.o"; echo "  LD      c.o"; echo "  CC [M]  d.o"; } |
-	KPR_PROGRESS_EVERY=1 progress kernel "$out/progress-out" 2>"$out/progress.log"
-check_said "progress counts the objects of the total, a line a second here" \
-	"kernel: 1 of ~7 objects, 0:0[12] elapsed"
-check_said "progress ends with what the build did" "kernel: 3 objects compiled in 0:0[23]"
-KPR_PROGRESS_EVERY=1 ticker "vm: boot" 90 2>"$out/progress.log" &
+	KPR_PROGRESS_EVERY=1 progress kernel "$out/progress-out" 2>"$out/progress.verdict"
+cp "$out/progress.verdict" "$out/progress-total.verdict"
+progress_said progress-total "kernel: 1 of ~7 objects, 0:0[12] elapsed"
+progress_said progress "kernel: 3 objects compiled in 0:0[23]"
+KPR_PROGRESS_EVERY=1 ticker "vm: boot" 90 2>"$out/ticker.verdict" &
 tick=$!
 sleep 2.5
 kill "$tick"
 wait "$tick" 2>/dev/null || :
-check_said "ticker says how long a boot has run of its limit" \
-	"vm: boot: 0:0[12] of at most 1:30"
+progress_said ticker "vm: boot: 0:0[12] of at most 1:30"
 
 echo "$(stage_name workbench): $passed passed, $failed failed"
 [ "$failed" = 0 ]
