@@ -21,7 +21,8 @@
 #           it (and SELinux still refuses what its policy denies).
 #
 # E2E_PHASES, when set, names the boots to run (reboot and lock need
-# main's changes to the disk; "none" only makes the disk).
+# main's changes to the disk; "none" only makes the disk). E2E_SUITE is
+# the Debian release (bookworm; trixie passes the same checks).
 #
 # With E2E_DEMO=1 (make demo DEMO=real) it boots once instead and prints
 # the story e2e/demo.sh tells on that system.
@@ -48,7 +49,7 @@ mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
 	2>/dev/null | grep -v security | head -n 1)
 [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' \
 	/etc/apt/sources.list 2>/dev/null)
-export E2E_SUITE=bookworm E2E_MIRROR=${mirror:-http://deb.debian.org/debian}
+export E2E_SUITE=${E2E_SUITE:-bookworm} E2E_MIRROR=${mirror:-http://deb.debian.org/debian}
 export E2E_PACKAGES=systemd,systemd-sysv,udev,dbus,auditd,nginx-light,rpcbind,nfs-common,python3,apparmor,apparmor-utils,iproute2,procps,util-linux,login,passwd,netbase,selinux-basics,selinux-policy-default
 
 passed=0 failed=0 skipped=0
