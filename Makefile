@@ -7,7 +7,7 @@
 #                  (DEMO=real: on make e2e's Debian system, real programs)
 #   make check     every test; each stage ends with "NAME: N passed, N failed"
 #   make deb       the Debian packages in build/deb (DEB_KERNEL=0: no kernel)
-#   make e2e       kportreserve on a Debian bookworm system booted with systemd
+#   make e2e       kportreserve on a Debian 13 (trixie) system booted with systemd
 #
 # KVER=7.2 (default) or 6.12 picks the kernel series; V=1 shows the build.
 
@@ -106,10 +106,10 @@ mutants: deps
 workbench: deps
 	@$(WB)/workbench.sh
 
-# A Debian bookworm image (mmdebstrap, cached in build/e2e) with the
-# kportreserve package installed by apt, booted four times with systemd
-# as PID 1 (the last with SELinux enforcing); not part of make check,
-# which it would outlast.
+# A Debian trixie image (mmdebstrap, cached in build/e2e; E2E_SUITE=bookworm
+# for Debian 12) with the kportreserve and kernel packages installed by
+# apt, booted four times with systemd as PID 1 (the last with SELinux
+# enforcing); make check's last stage.
 e2e: deps
 	@$(WB)/e2e.sh
 

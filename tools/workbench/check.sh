@@ -9,16 +9,19 @@
 # every lane: the distribution-shaped plain kernel (lint builds it), the
 # stages of the split LSM built from it (stages.sh), and
 # the debug kernel. Linux 6.12, its backport, gets the plain kernel's
-# KUnit and selftests.
+# KUnit and selftests. Last, make e2e: the packages installed on a Debian
+# 13 system, booted on the packaged kernel.
 stages=(lint docs fuzz admin selftest upstream stages workbench "kunit vm"
-	"selftest debug" patches "6.12:kunit vm plain" "6.12:selftest")
+	"selftest debug" patches "6.12:kunit vm plain" "6.12:selftest" e2e)
 
 # The kernels that later stages need are built in the background, at the
 # lowest priority, while the VM stages run the kernels built before them:
-# under TCG a guest keeps about one of the two cores busy. "STAGE KERNEL"
+# under TCG a guest keeps about one of the two cores busy. "STAGE=KERNEL"
 # starts the build of KERNEL ("[KVER:]FLAVOUR") as STAGE starts; the first
-# stage to use it waits for it.
-prebuilds=("docs :debug" "workbench 6.12:")
+# stage to use it waits for it. The package kernel (make e2e's) starts
+# from the plain kernel's objects and builds its modules beside the debug
+# lanes, once the 6.12 kernel has most of its head start.
+prebuilds=("docs=:debug" "workbench=6.12:" "selftest debug=:package")
 declare -A pending=()
 failed=()
 start=$SECONDS
@@ -47,12 +50,13 @@ for stage in "${stages[@]}"; do
 		case "$arg $script" in
 		*debug* | *workbench | " vm kunit") wait_prebuild "$kver" debug ;;
 		esac ;;
+	e2e) wait_prebuild "$kver" package ;;
 	esac
 	# After the waits: a build started before them would take half the
 	# two cores from the one waited for.
 	for p in "${prebuilds[@]}"; do
-		[ "${p%% *}" = "$stage" ] || continue
-		k=${p#* } pk=${k%%:*} pf=${k#*:}
+		[ "${p%%=*}" = "$stage" ] || continue
+		k=${p#*=} pk=${k%%:*} pf=${k#*:}
 		pk=${pk:-$KVER}
 		mkdir -p "$BUILD"
 		# shellcheck disable=SC2086

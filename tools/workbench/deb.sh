@@ -262,6 +262,21 @@ else
 			fail "the kernel package $(basename "$kdeb") holds vmlinuz and a config with kportreserve and no boot policy" \
 				"$(dpkg-deb -c "$kdeb" | grep boot/; grep KPORTRESERVE "$kcfg")"
 		fi
+		# The socket families Debian builds as modules, with the
+		# modules.dep and aliases by which socket() loads them.
+		kmods=" $( (cd "$kx" && find . -name '*.ko' -path '*/kernel/net/*') |
+			sed 's|.*/||' | sort | paste -sd ' ') "
+		kdep=$(find "$kx" -name modules.alias -path '*/modules/*' | head -n 1)
+		for m in sctp smc rxrpc rds rds_tcp tipc l2tp_core l2tp_ip l2tp_netlink; do
+			[[ $kmods == *" $m.ko "* ]] || kdep=
+		done
+		if [ -n "$kdep" ] && grep -q '^alias net-pf-43 smc$' "$kdep" &&
+		   grep -q '^alias net-pf-2-proto-132 sctp$' "$kdep"; then
+			pass "the kernel package holds SCTP, SMC, rxrpc, RDS, TIPC and L2TP as modules, with their aliases"
+		else
+			fail "the kernel package holds SCTP, SMC, rxrpc, RDS, TIPC and L2TP as modules, with their aliases" \
+				"modules: $kmods" "modules.alias: ${kdep:-none}"
+		fi
 		rm -rf "$kx"
 	else
 		fail "the kernel package from $kout (bindeb-pkg) ($klog)" \

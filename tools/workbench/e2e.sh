@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make e2e: kportreserve on a real Debian system. A Debian bookworm root
+# make e2e: kportreserve on a real Debian system. A Debian trixie root
 # made by mmdebstrap (systemd, auditd, nginx-light, rpcbind, nfs-common,
 # python3, AppArmor, SELinux's selinux-policy-default), cached under
 # build/e2e/ by its package list; the kportreserve package and the
@@ -22,7 +22,8 @@
 #
 # E2E_PHASES, when set, names the boots to run (reboot and lock need
 # main's changes to the disk; "none" only makes the disk). E2E_SUITE is
-# the Debian release (bookworm; trixie passes the same checks).
+# the Debian release: trixie, Debian 13 (bookworm, Debian 12, passes the
+# same checks).
 #
 # With E2E_DEMO=1 (make demo DEMO=real) it boots once instead and prints
 # the story e2e/demo.sh tells on that system.
@@ -49,8 +50,8 @@ mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
 	2>/dev/null | grep -v security | head -n 1)
 [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' \
 	/etc/apt/sources.list 2>/dev/null)
-export E2E_SUITE=${E2E_SUITE:-bookworm} E2E_MIRROR=${mirror:-http://deb.debian.org/debian}
-export E2E_PACKAGES=systemd,systemd-sysv,udev,dbus,auditd,nginx-light,rpcbind,nfs-common,python3,apparmor,apparmor-utils,iproute2,procps,util-linux,login,passwd,netbase,selinux-basics,selinux-policy-default
+export E2E_SUITE=${E2E_SUITE:-trixie} E2E_MIRROR=${mirror:-http://deb.debian.org/debian}
+export E2E_PACKAGES=systemd,systemd-sysv,udev,dbus,auditd,nginx-light,rpcbind,nfs-common,python3,apparmor,apparmor-utils,iproute2,kmod,procps,util-linux,login,passwd,netbase,selinux-basics,selinux-policy-default
 
 passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); say "e2e: ok - $1"; }
@@ -141,6 +142,7 @@ fi
 # the AppArmor profiles.
 install -D -m 755 "$WB_DIR/e2e/check.sh" "$r/usr/local/lib/kpr-e2e/check.sh"
 install -D -m 755 "$WB_DIR/e2e/demo.sh" "$r/usr/local/lib/kpr-e2e/demo.sh"
+install -D -m 755 "$WB_DIR/e2e/families.py" "$r/usr/local/lib/kpr-e2e/families.py"
 cp "$WB_DIR"/e2e/guest/kpr-e2e.service "$r/etc/systemd/system/"
 ln -sf /etc/systemd/system/kpr-e2e.service \
 	"$r/etc/systemd/system/multi-user.target.wants/kpr-e2e.service"
@@ -231,7 +233,7 @@ phases=" ${E2E_PHASES:-main reboot lock selinux} "
 # unlabelled (the reinstalled /usr/sbin/nginx would not be httpd_exec_t).
 [[ $phases != *" selinux "* ]] ||
 	cp --sparse=always "$run/disk.img" "$run/selinux.img"
-[[ $phases != *" main "* ]] || boot main 21 1200
+[[ $phases != *" main "* ]] || boot main 27 1500
 [[ $phases != *" reboot "* ]] || boot reboot 3 600
 [[ $phases != *" lock "* ]] || boot lock 2 600 kportreserve.lock=1
 [[ $phases != *" selinux "* ]] ||

@@ -6,10 +6,11 @@
 # bench is the plain 7.2 kernel with the BPF LSM (config/bench.config),
 # for the allocator boots of make bench.
 #
-# package is the plain 7.2 kernel without the test boot policy, which
-# make deb packages. Its first build starts from a copy of the plain
-# kernel's output directory, so that only what the boot policy touches
-# is built again.
+# package is the plain 7.2 kernel without the test boot policy and with
+# the socket families Debian builds as modules built as modules
+# (config/package.config), which make deb packages. Its first build
+# starts from a copy of the plain kernel's output directory, so that only
+# what the boot policy and those modules touch is built again.
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-}
@@ -46,5 +47,9 @@ mkdir -p "$out"
 kconfig "$out" "${fragments[@]}"
 
 say "kernel: building $out"
-kbuild kernel "$out" bzImage >&2
+# The package kernel's modules too (package.config), which bindeb-pkg
+# then only packages: make check builds this flavour in the background.
+targets=(bzImage)
+[ "$flavour" != package ] || targets+=(modules)
+kbuild kernel "$out" "${targets[@]}" >&2
 kernel_image "$flavour"

@@ -72,7 +72,7 @@ t_lsms() {
 }
 t_unit() {
 	systemctl is-active kportreserve.service &&
-	grep -x '80/tcp /usr/sbin/nginx' "$SFS/policy"
+	grep -x '80/tcp /usr/sbin/nginx uid=0' "$SFS/policy"
 	local rc=$?
 	cat "$SFS/policy"
 	systemctl status --no-pager kportreserve.service
@@ -180,7 +180,7 @@ t_who() {
 	local w
 	w=$(kportreserve who 8080/tcp)
 	echo "$w"
-	grep -qx '8080/tcp: /usr/sbin/nginx' <<<"$w"
+	grep -qx '8080/tcp: /usr/sbin/nginx uid=0' <<<"$w"
 }
 t_status() {
 	local s pid=$1
@@ -391,7 +391,7 @@ t_again() {
 	echo "$w"
 	systemctl is-active kportreserve.service &&
 	grep -qx '631/tcp: /usr/sbin/cupsd' <<<"$w" &&
-	grep -qx '80/tcp: /usr/sbin/nginx' <<<"$w" &&
+	grep -qx '80/tcp: /usr/sbin/nginx uid=0' <<<"$w" &&
 	grep -qx 'tcp 80' <<<"$(listeners nginx)"
 }
 # kportreserve.lock=1 on the packaged kernel, which has no boot policy:
@@ -406,6 +406,215 @@ t_lock() {
 	journalctl -k --no-pager -o cat -g 'kportreserve: (kportreserve.lock|locked)'
 	[ "$(cat $SFS/lock)" = 1 ] && [ "$rc" = 3 ] && [ "$gen" = 1 ] &&
 	grep -q 'locked until reboot' <<<"$out" && who_nginx 80
+}
+
+# modules_loaded: the modules of the socket families Debian builds as
+# modules that /proc/modules lists (built-in code is not listed there).
+modules_loaded() {
+	awk '{ print $1 }' /proc/modules |
+		grep -Ex 'sctp|smc|rxrpc|rds|rds_tcp|tipc|l2tp_core|l2tp_ip|l2tp_netlink' |
+		sort | paste -sd ' '
+}
+# The socket families Debian builds as modules (SCTP, SMC, AF_RXRPC, RDS,
+# TIPC, L2TP), none loaded at boot. alice's own socket() calls load
+# SCTP, SMC, rxrpc and L2TP's IPPROTO_L2TP by their aliases
+# (e2e/families.py): her binds of 7000, reserved in every protocol, are
+# refused in SCTP, SMC (AF_SMC and IPPROTO_SMC) and rxrpc alike, 7009 is
+# not, and the kernel's choice of an SCTP port skips the reserved ones.
+# RDS and TIPC declare no alias: her sockets get EAFNOSUPPORT and load
+# nothing. Once root loads them, her RDS socket option loads rds_tcp,
+# which listens on 16385/tcp, reserved for the kernel: refused to her
+# before, held by the kernel after, which status finds in order.
+t_modules() {
+	local out rds rc f
+	echo "loaded at the start: $(modules_loaded)"
+	[ -z "$(modules_loaded)" ] || return 1
+	out=$(setpriv --reuid=1000 --regid=1000 --clear-groups \
+		python3 /usr/local/lib/kpr-e2e/families.py 2>&1)
+	echo "$out"
+	echo "loaded by alice: $(modules_loaded)"
+	[ "$(modules_loaded)" = "l2tp_core l2tp_ip rxrpc sctp smc" ] || return 1
+	modprobe rds && modprobe tipc || return 1
+	rds=$(setpriv --reuid=1000 --regid=1000 --clear-groups \
+		python3 /usr/local/lib/kpr-e2e/families.py rds 2>&1)
+	echo "after root's modprobe rds tipc: $rds"
+	echo "loaded now: $(modules_loaded)"
+	ss -Htln 'sport = :16385'
+	kportreserve status >/tmp/status.out 2>&1
+	rc=$?
+	echo "kportreserve status: exit $rc"
+	sed -n '/^sockets on ports/,$p' /tmp/status.out
+	for f in sctp smc smc-inet rxrpc; do
+		grep -qx "$f 7000: refused: 98" <<<"$out" &&
+		grep -qx "$f 7009: bound" <<<"$out" || return 1
+	done
+	awk '/^sctp port 0:/ { if (NF < 4) exit 1
+	       for (i = 4; i <= NF; i++)
+	         if ($i < 50150 || $i > 50199 || $i == 50175) exit 1
+	       found = 1 }
+	     END { exit !found }' <<<"$out" &&
+	grep -qx 'l2tp_ip: socket created' <<<"$out" &&
+	grep -qx 'rds: socket() failed: 97' <<<"$out" &&
+	grep -qx 'tipc: socket() failed: 97' <<<"$out" &&
+	grep -qx 'tcp 16385: refused: 98' <<<"$out" &&
+	grep -qx 'rds: transport tcp set' <<<"$rds" &&
+	grep -qx 'tipc: socket created' <<<"$rds" &&
+	[ "$(modules_loaded)" = "l2tp_core l2tp_ip rds rds_tcp rxrpc sctp smc tipc" ] &&
+	[ -n "$(ss -Htln 'sport = :16385')" ] && [ "$rc" = 0 ]
+}
+# A kernel socket takes a reserved port: root's unmanaged L2TP tunnel
+# over UDP binds 7000 with kernel_bind(), which no hook sees (the guide's
+# "Other ways to a port"); status names it as held by no process, exits
+# 6, and is quiet again once the tunnel is gone.
+t_kernel_socket() {
+	local rc1 rc2
+	ip l2tp add tunnel tunnel_id 7 peer_tunnel_id 7 encap udp \
+		local 127.0.0.1 remote 127.0.0.1 udp_sport 7000 udp_dport 7010 || return 1
+	ss -Hulnp 'sport = :7000'
+	kportreserve status >/tmp/status.out 2>&1
+	rc1=$?
+	sed -n '/^sockets on ports/,$p' /tmp/status.out
+	ip l2tp del tunnel tunnel_id 7
+	sleep 1
+	kportreserve status >/dev/null 2>&1
+	rc2=$?
+	echo "kportreserve status: exit $rc1 with the tunnel, $rc2 without"
+	[ "$rc1" = 6 ] && [ "$rc2" = 0 ] &&
+	grep -Eqx '  7000/udp: socket [0-9]+, held by no process \(a kernel socket\)' /tmp/status.out &&
+	grep -qx '    reserved for: /usr/local/bin/kpr-e2e-owner' /tmp/status.out
+}
+# The README's rule as Debian 13 spells its python: /usr/bin/python3 is a
+# link to python3.13. kportreserve check refuses the drop-in with its
+# FILE:LINE and the real path; check -r rewrites it; loaded, the rule
+# lets alice's python3 serve on 8090 and keeps uid 1001's off.
+t_resolved() {
+	local f=/etc/kportreserve/policy.d/80-python.policy real out rc
+	real=$(readlink -f /usr/bin/python3)
+	echo "/usr/bin/python3 -> $real"
+	printf '# alice'\''s server\n8090/tcp /usr/bin/python3 uid=1000\n' >"$f"
+	out=$(kportreserve check 2>&1)
+	rc=$?
+	echo "kportreserve check: exit $rc"
+	echo "$out"
+	[ "$rc" = 1 ] && [ "$real" != /usr/bin/python3 ] &&
+	grep -q "^$f:2: /usr/bin/python3 is a symbolic link.* write $real " <<<"$out" || return 1
+	kportreserve check -r || return 1
+	cat "$f"
+	grep -qx "8090/tcp $real uid=1000" "$f" && kportreserve load || return 1
+	grep -qx "8090/tcp $real uid=1000" "$SFS/policy" || return 1
+	serves_on 8090 1000 && ! serves_on 8090 1001
+}
+# serves_on PORT UID: python3 -m http.server as UID listens on PORT
+# within 30 seconds (and is stopped then).
+serves_on() {
+	local pid i l=
+	setpriv --reuid="$2" --regid="$2" --clear-groups python3 -m http.server \
+		--bind 0.0.0.0 "$1" >/tmp/serve.out 2>&1 </dev/null &
+	pid=$!
+	for i in $(seq 1 30); do
+		l=$(listeners python3)
+		grep -qx "tcp $1" <<<"$l" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "uid $2's python3 on $1: $(grep -qx "tcp $1" <<<"$l" && echo serves ||
+		tail -n 1 /tmp/serve.out)"
+	grep -qx "tcp $1" <<<"$l"
+}
+# bind_8091: python3 binding 8091/tcp prints "bound" or "refused: ERRNO".
+BIND_8091='import socket
+try:
+    socket.socket().bind(("0.0.0.0", 8091)); print("bound")
+except OSError as e:
+    print("refused:", e.errno)'
+# A service named as a service: a rule for python3.13 in the cgroup of
+# kpr-myapp.service, added as unit=; systemd-run --unit=kpr-myapp's
+# python3 serves on 8091, root's python3 in another unit and alice's
+# outside any are refused.
+t_unit_rule() {
+	local real pid i l= cg other mine
+	real=$(readlink -f /usr/bin/python3)
+	kportreserve add 8091/tcp "$real" unit=kpr-myapp || return 1
+	kportreserve who 8091/tcp
+	grep -qx "8091/tcp $real cgroup=/system.slice/kpr-myapp.service" "$SFS/policy" ||
+		return 1
+	systemd-run --quiet --unit=kpr-myapp python3 -m http.server 8091 || return 1
+	for i in $(seq 1 30); do
+		l=$(listeners python3)
+		grep -qx 'tcp 8091' <<<"$l" && break
+		sleep 1
+	done
+	pid=$(systemctl show -P MainPID kpr-myapp.service)
+	cg=$(cut -d: -f3 /proc/"$pid"/cgroup)
+	systemctl stop kpr-myapp.service
+	other=$(systemd-run --quiet --wait --pipe --unit=kpr-other python3 -c "$BIND_8091" 2>&1)
+	mine=$(setpriv --reuid=1000 --regid=1000 --clear-groups python3 -c "$BIND_8091" 2>&1)
+	echo "kpr-myapp.service (pid $pid, cgroup $cg) listened on: $(echo $l)"
+	echo "root's python3 in kpr-other.service: $other; alice's: $mine"
+	kportreserve del 8091/tcp "$real" unit=kpr-myapp
+	grep -qx 'tcp 8091' <<<"$l" && [ "$cg" = /system.slice/kpr-myapp.service ] &&
+	[ "$other" = "refused: 98" ] && [ "$mine" = "refused: 98" ]
+}
+# nginx's rule names root (uid=0), as its master binds: alice's own nginx,
+# the same binary with a configuration of hers on 8080, is refused.
+t_user_nginx() {
+	local d=/tmp/alice-nginx m out
+	rm -rf "$d"
+	mkdir -p "$d"
+	{
+		echo "pid $d/nginx.pid; error_log $d/error.log;"
+		echo "events {}"
+		echo "http { access_log off; client_body_temp_path $d/body;"
+		for m in proxy fastcgi uwsgi scgi; do
+			nginx -V 2>&1 | grep -q -- "--without-http_${m}_module" ||
+				echo "${m}_temp_path $d/$m;"
+		done
+		echo "server { listen 8080; } }"
+	} >"$d/nginx.conf"
+	chown -R 1000:1000 "$d"
+	out=$(timeout 30 setpriv --reuid=1000 --regid=1000 --clear-groups \
+		/usr/sbin/nginx -p "$d" -c "$d/nginx.conf" -e "$d/error.log" \
+		-g 'daemon off;' 2>&1)
+	echo "alice's nginx: exit $?"
+	echo "$out" | tail -n 3
+	grep -q 'bind() to 0.0.0.0:8080 failed (98: Address already in use)' <<<"$out$(cat $d/error.log 2>/dev/null)"
+}
+# A listener that holds a port before the policy reserves it: alice's
+# python3 on 8092, then a drop-in reserving 8092 for nginx. load puts
+# the policy in force, exits 6 and names her process (pid, executable,
+# uid, cgroup); so does status; with her server gone, status exits 0.
+t_holders() {
+	local f=/etc/kportreserve/policy.d/85-held.policy pid real i out rc rc2
+	real=$(readlink -f /usr/bin/python3)
+	setpriv --reuid=1000 --regid=1000 --clear-groups python3 -m http.server \
+		--bind 0.0.0.0 8092 >/dev/null 2>&1 </dev/null &
+	pid=$!
+	for i in $(seq 1 30); do
+		grep -qx 'tcp 8092' <<<"$(listeners python3)" && break
+		sleep 1
+	done
+	printf '8092/tcp /usr/sbin/nginx uid=0\n' >"$f"
+	out=$(kportreserve load 2>&1)
+	rc=$?
+	echo "kportreserve load: exit $rc"
+	echo "$out"
+	grep -qx '8092/tcp /usr/sbin/nginx uid=0' "$SFS/policy" || rc="$rc, not in force"
+	kportreserve status >/tmp/status.out 2>&1
+	rc2=$?
+	echo "kportreserve status: exit $rc2"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	kportreserve status >/dev/null 2>&1
+	i=$?
+	echo "after pid $pid ended: status exit $i"
+	rm -f "$f"
+	kportreserve load >/dev/null
+	[ "$rc" = 6 ] && [ "$rc2" = 6 ] && [ "$i" = 0 ] &&
+	grep -Eq "^  8092/tcp: pid $pid $real uid=1000 gid=1000 cgroup=/" <<<"$out" &&
+	grep -qx '    reserved for: /usr/sbin/nginx uid=0' <<<"$out" &&
+	grep -Eq "^  8092/tcp: pid $pid $real " /tmp/status.out
 }
 
 # The selinux boot (security=selinux enforcing=1): SELinux, not AppArmor,
@@ -426,12 +635,12 @@ t_selinux() {
 	case ",$l," in *,selinux,*) ;; *) return 1 ;; esac
 	case ",$l," in *,kportreserve,*) ;; *) return 1 ;; esac
 }
-# who_nginx PORT: kportreserve names nginx the owner of tcp PORT.
+# who_nginx PORT: kportreserve names nginx, as root, the owner of tcp PORT.
 who_nginx() {
 	local w
 	w=$(kportreserve who "$1/tcp")
 	echo "$w"
-	grep -qx "$1/tcp: /usr/sbin/nginx" <<<"$w"
+	grep -qx "$1/tcp: /usr/sbin/nginx uid=0" <<<"$w"
 }
 # nginx, started by systemd (init_t) from /usr/sbin/nginx (httpd_exec_t),
 # runs in httpd_t, the domain the policy gives web servers.
@@ -542,6 +751,12 @@ main)
 	check "python3 -m http.server as alice on unreserved 8081 serves" t_http_control
 	check "kportreserve who 8080/tcp names nginx" t_who
 	check "kportreserve status lists the denial of 8080" t_status "$pid8080"
+	check "SCTP, SMC, rxrpc, L2TP loaded by alice's socket(), RDS and TIPC by root: reserved ports stay refused" t_modules
+	check "status names root's L2TP tunnel, a kernel socket, on a reserved port: exit 6" t_kernel_socket
+	check "check refuses /usr/bin/python3 (a link), -r writes the real path, which lets alice serve" t_resolved
+	check "systemd-run --unit=kpr-myapp serves on its unit= port; the same python3 elsewhere: EADDRINUSE" t_unit_rule
+	check "alice's own nginx on nginx's 8080 (a uid=0 rule): EADDRINUSE" t_user_nginx
+	check "load and status name alice's python3, which held 8092 before its rule: exit 6" t_holders
 	check "AppArmor enforces its nginx profile while nginx owns port 80" t_apparmor
 	check "kportreserve refuses python3's bind of 8080 under AppArmor (enforce)" t_both
 	check "AppArmor still refuses what its profile denies, beside kportreserve" t_apparmor_refuses

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# e2e/image.sh DIR: the Debian bookworm root of make e2e in DIR, made by
+# e2e/image.sh DIR: the Debian root of make e2e (E2E_SUITE) in DIR, made by
 # mmdebstrap from the mirror of this machine's apt sources. Sourced
 # settings (E2E_SUITE, E2E_MIRROR, E2E_PACKAGES) come from e2e.sh, which
 # keys its cache by them and by this file.
