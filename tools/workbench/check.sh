@@ -8,11 +8,11 @@
 # A stage is "[KVER:]SCRIPT [ARGS]". Linux 7.2, the series' base, gets
 # every lane: the distribution-shaped plain kernel (lint builds it), the
 # stages of the split LSM built from it (stages.sh), and
-# the debug kernel. Linux 6.12, its backport, gets the plain kernel's
-# KUnit and selftests. Last, make e2e: the packages installed on a Debian
-# 13 system, booted on the packaged kernel.
+# the debug kernel; then make e2e, the packages installed on a Debian 13
+# system booted on the packaged kernel. Linux 6.12, its backport, gets
+# the plain kernel's KUnit and selftests.
 stages=(lint docs fuzz admin selftest upstream stages workbench "kunit vm"
-	"selftest debug" patches "6.12:kunit vm plain" "6.12:selftest" e2e)
+	"selftest debug" patches e2e "6.12:kunit vm plain" "6.12:selftest")
 
 # The kernels that later stages need are built in the background, at the
 # lowest priority, while the VM stages run the kernels built before them:
@@ -20,8 +20,8 @@ stages=(lint docs fuzz admin selftest upstream stages workbench "kunit vm"
 # starts the build of KERNEL ("[KVER:]FLAVOUR") as STAGE starts; the first
 # stage to use it waits for it. The package kernel (make e2e's) starts
 # from the plain kernel's objects and builds its modules beside the debug
-# lanes, once the 6.12 kernel has most of its head start.
-prebuilds=("docs=:debug" "workbench=6.12:" "selftest debug=:package")
+# lanes; the 6.12 kernel builds while make e2e's guests boot.
+prebuilds=("docs=:debug" "workbench=:package" "patches=6.12:")
 declare -A pending=()
 failed=()
 start=$SECONDS

@@ -192,11 +192,11 @@ t_status() {
 }
 # rpcbind and rpc.statd (glibc's bindresvport) restarted many times never
 # hold a port of 600-1000, which the policy reserves for another program:
-# up to 12 restarts, as many as fit in 150 seconds under TCG (a restart
-# takes 30-60 seconds there), at least 3.
+# up to 12 restarts, as many as fit in 80 seconds under TCG (a restart
+# takes 30-40 seconds there), at least 3.
 t_rpc() {
 	local i=0 l p bad= seen= start=$SECONDS
-	while [ $i -lt 12 ] && [ $((SECONDS - start)) -lt 150 ]; do
+	while [ $i -lt 3 ] || { [ $i -lt 12 ] && [ $((SECONDS - start)) -lt 80 ]; }; do
 		i=$((i + 1))
 		# systemd allows 5 starts of a unit in 10 s (StartLimitBurst=):
 		# the count starts again, as the restarts are the test's.
