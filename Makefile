@@ -109,7 +109,7 @@ workbench: deps
 # A Debian trixie image (mmdebstrap, cached in build/e2e; E2E_SUITE=bookworm
 # for Debian 12) with the kportreserve and kernel packages installed by
 # apt, booted four times with systemd as PID 1 (the last with SELinux
-# enforcing); make check's last stage.
+# enforcing); a stage of make check.
 e2e: deps
 	@$(WB)/e2e.sh
 

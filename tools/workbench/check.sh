@@ -19,9 +19,10 @@ stages=(lint docs fuzz admin selftest upstream stages workbench "kunit vm"
 # under TCG a guest keeps about one of the two cores busy. "STAGE=KERNEL"
 # starts the build of KERNEL ("[KVER:]FLAVOUR") as STAGE starts; the first
 # stage to use it waits for it. The package kernel (make e2e's) starts
-# from the plain kernel's objects and builds its modules beside the debug
-# lanes; the 6.12 kernel builds while make e2e's guests boot.
-prebuilds=("docs=:debug" "workbench=:package" "patches=6.12:")
+# from a copy of the plain kernel's objects once no stage builds that
+# kernel any more (workbench is the last), and builds its modules beside
+# the debug lanes; the 6.12 kernel builds while make e2e's guests boot.
+prebuilds=("docs=:debug" "kunit vm=:package" "patches=6.12:")
 declare -A pending=()
 failed=()
 start=$SECONDS

@@ -262,8 +262,8 @@ else
 			fail "the kernel package $(basename "$kdeb") holds vmlinuz and a config with kportreserve and no boot policy" \
 				"$(dpkg-deb -c "$kdeb" | grep boot/; grep KPORTRESERVE "$kcfg")"
 		fi
-		# The socket families Debian builds as modules, with the
-		# modules.dep and aliases by which socket() loads them.
+		# The socket families Debian builds as modules, and the
+		# aliases by which socket() loads two of them.
 		kmods=" $( (cd "$kx" && find . -name '*.ko' -path '*/kernel/net/*') |
 			sed 's|.*/||' | sort | paste -sd ' ') "
 		kdep=$(find "$kx" -name modules.alias -path '*/modules/*' | head -n 1)
@@ -275,7 +275,7 @@ else
 			pass "the kernel package holds SCTP, SMC, rxrpc, RDS, TIPC and L2TP as modules, with their aliases"
 		else
 			fail "the kernel package holds SCTP, SMC, rxrpc, RDS, TIPC and L2TP as modules, with their aliases" \
-				"modules: $kmods" "modules.alias: ${kdep:-none}"
+				"modules:$kmods; modules.alias: ${kdep:-none, or a module missing}"
 		fi
 		rm -rf "$kx"
 	else

@@ -29,6 +29,7 @@ esac
 [ -n "$flavour" ] && fragments+=("$WB_DIR/config/$flavour.config")
 if [ "$flavour" = package ] && [ ! -d "$out" ] && [ -f "$(kernel_out)/.config" ]; then
 	say "kernel: $out starts from a copy of $(kernel_out)"
+	rm -rf "$out.tmp"
 	cp -a --reflink=auto "$(kernel_out)" "$out.tmp" && mv "$out.tmp" "$out"
 fi
 mkdir -p "$out"
