@@ -253,8 +253,9 @@ bind_event() {
 # LSM order) and allows the bind; kportreserve refuses it. The bind's
 # audit event holds both verdicts: AppArmor's AVC (apparmor="AUDIT"
 # operation="bind") and kportreserve's 1427 record, with the SYSCALL
-# record of the failed bind(). ausearch 3.0.9 skips an event with an
-# AppArmor AVC in it as malformed, so the event is read from audit.log.
+# record of the failed bind(). ausearch (3.0.9 and 4.0.2, Debian 12 and
+# 13) skips an event with an AppArmor AVC in it as malformed, so the event
+# is read from audit.log.
 t_both() {
 	local out pid r attr
 	out=$(http_server 8080 aa-exec -p kpr-e2e-python --)
