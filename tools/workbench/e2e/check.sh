@@ -119,8 +119,8 @@ http_server() {
 }
 # A port that is free but reserved for nginx (8080: nginx does not listen
 # there), so that only kportreserve can refuse it; then port 80, where
-# nginx listens; and the control, 8081, reserved for nobody: the server
-# serves there until timeout ends it (exit 124).
+# nginx listens; and the control, 8081, reserved for nobody, where
+# alice's server listens (serves_on, below).
 t_http_reserved() {
 	local out
 	out=$(http_server 8080)
@@ -128,22 +128,7 @@ t_http_reserved() {
 	grep -q 'Errno 98' <<<"$out" && ! grep -q 'exit 124' <<<"$out"
 }
 t_http_control() {
-	local pid i l
-	sh -c 'echo 1000 >/proc/self/loginuid && exec setpriv --reuid=1000 \
-		--regid=1000 --init-groups python3 -m http.server --bind 0.0.0.0 8081' \
-		>/tmp/http8081.out 2>&1 </dev/null &
-	pid=$!
-	for i in $(seq 1 60); do
-		l=$(listeners python3)
-		grep -qx 'tcp 8081' <<<"$l" && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 1
-	done
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	echo "python3 $pid listened on: $l"
-	cat /tmp/http8081.out
-	grep -qx 'tcp 8081' <<<"$l"
+	serves_on 8081 1000
 }
 # ausearch finds the event of the denial of PID: kportreserve's record
 # (port, protocol by number, which ausearch -i reads as tcp) and the
@@ -516,13 +501,13 @@ t_resolved() {
 	kportreserve load >/dev/null 2>&1
 }
 # serves_on PORT UID: python3 -m http.server as UID listens on PORT
-# within 30 seconds (and is stopped then).
+# within 60 seconds (and is stopped then).
 serves_on() {
 	local pid i l=
 	setpriv --reuid="$2" --regid="$2" --clear-groups python3 -m http.server \
 		--bind 0.0.0.0 "$1" >/tmp/serve.out 2>&1 </dev/null &
 	pid=$!
-	for i in $(seq 1 30); do
+	for i in $(seq 1 60); do
 		l=$(listeners python3)
 		grep -qx "tcp $1" <<<"$l" && break
 		kill -0 "$pid" 2>/dev/null || break
