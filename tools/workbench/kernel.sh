@@ -6,11 +6,11 @@
 # bench is the plain 7.2 kernel with the BPF LSM (config/bench.config),
 # for the allocator boots of make bench.
 #
-# package is the plain 7.2 kernel without the test boot policy and with
-# the socket families Debian builds as modules built as modules
-# (config/package.config), which make deb packages. Its first build
-# starts from a copy of the plain kernel's output directory, so that only
-# what the boot policy and those modules touch is built again.
+# package is the plain 7.2 kernel without the test boot policy, with the
+# socket families Debian builds as modules built as modules too
+# (config/package.config): make deb packages it. Its first build starts
+# from a copy of the plain kernel's output directory, so that only what
+# the boot policy and those families' options touch is built again.
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-}

@@ -299,11 +299,12 @@ for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
 	       for (i = 2; i <= NF; i++)
 	         if ($i < 50150 || $i > 50199 || $i == 50175) exit 1 }' <<<"$out"
 }
-# listens_within PORT: nginx listens on tcp PORT within 30 seconds.
+# listens_within PORT [PROGRAM]: PROGRAM (nginx) listens on tcp PORT
+# within 30 seconds.
 listens_within() {
 	local i
 	for i in $(seq 1 30); do
-		grep -qx "tcp $1" <<<"$(listeners nginx)" && return 0
+		grep -qx "tcp $1" <<<"$(listeners "${2:-nginx}")" && return 0
 		sleep 1
 	done
 	return 1
@@ -530,7 +531,7 @@ except OSError as e:
 # python3 serves on 8091, root's python3 in another unit and alice's
 # outside any are refused.
 t_unit_rule() {
-	local real pid i l= cg other mine
+	local real pid served cg other mine
 	real=$(readlink -f /usr/bin/python3)
 	[ -z "$(ss -Htln 'sport = :8091')" ] || { echo "8091 is in use"; return 1; }
 	kportreserve add 8091/tcp "$real" unit=kpr-myapp || return 1
@@ -539,20 +540,18 @@ t_unit_rule() {
 		return 1
 	systemd-run --quiet --unit=kpr-myapp python3 -m http.server 8091 ||
 		{ kportreserve del 8091/tcp "$real" unit=kpr-myapp; return 1; }
-	for i in $(seq 1 30); do
-		l=$(listeners python3)
-		grep -qx 'tcp 8091' <<<"$l" && break
-		sleep 1
-	done
+	listens_within 8091 python3
+	served=$?
 	pid=$(systemctl show -P MainPID kpr-myapp.service)
 	cg=$(cut -d: -f3 /proc/"$pid"/cgroup)
 	systemctl stop kpr-myapp.service
 	other=$(systemd-run --quiet --wait --pipe --unit=kpr-other python3 -c "$BIND_8091" 2>&1)
 	mine=$(setpriv --reuid=1000 --regid=1000 --clear-groups python3 -c "$BIND_8091" 2>&1)
-	echo "kpr-myapp.service (pid $pid, cgroup $cg) listened on: $(echo $l)"
+	echo "kpr-myapp.service (pid $pid, cgroup $cg) listened on 8091:" \
+		"$([ "$served" = 0 ] && echo yes || echo no)"
 	echo "root's python3 in kpr-other.service: $other; alice's: $mine"
 	kportreserve del 8091/tcp "$real" unit=kpr-myapp
-	grep -qx 'tcp 8091' <<<"$l" && [ "$cg" = /system.slice/kpr-myapp.service ] &&
+	[ "$served" = 0 ] && [ "$cg" = /system.slice/kpr-myapp.service ] &&
 	[ "$other" = "refused: 98" ] && [ "$mine" = "refused: 98" ]
 }
 # nginx's rule names root (uid=0), as its master binds: alice's own nginx,
@@ -593,10 +592,7 @@ t_holders() {
 	setpriv --reuid=1000 --regid=1000 --clear-groups python3 -m http.server \
 		--bind 0.0.0.0 8092 >/dev/null 2>&1 </dev/null &
 	pid=$!
-	for i in $(seq 1 30); do
-		grep -qx 'tcp 8092' <<<"$(listeners python3)" && break
-		sleep 1
-	done
+	listens_within 8092 python3 || echo "alice's python3 does not listen on 8092"
 	printf '8092/tcp /usr/sbin/nginx uid=0\n' >"$f"
 	out=$(kportreserve load 2>&1)
 	rc=$?
