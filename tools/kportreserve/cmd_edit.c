@@ -29,6 +29,7 @@
 #define KPR_EDIT_ATTEMPTS	10
 #define KPR_EDIT_RETRY		(-1)
 #define KPR_EDIT_NOTHING	(-2)
+#define KPR_EDIT_ABSENT		(-3)
 
 /* Whether rule @i of @rs is one of @rules, one canonical rule a line. */
 static bool has_rule(const struct kpr_ruleset *rs, size_t i, const char *rules)
@@ -109,18 +110,22 @@ static int add_rule(const struct kpr_buf *text, const struct kpr_ruleset *rs,
  * @out: receives the new policy, to free()
  * @out_len: receives its length
  *
- * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY if one of the rules is not
- * exactly in the policy.
+ * Return: KPR_EXIT_OK; KPR_EDIT_ABSENT if none of the rules is in the
+ * policy, KPR_EXIT_POLICY after a message if only some are.
  */
 static int del_rule(struct kpr_ruleset *rs, const char *rule, char **out,
 		    size_t *out_len)
 {
 	size_t i, kept = 0;
 
-	if (count_rules(rs, rule) != count_lines(rule)) {
+	kept = count_rules(rs, rule);
+	if (!kept)
+		return KPR_EDIT_ABSENT;
+	if (kept != count_lines(rule)) {
 		kpr_err("no rule '%s' in the policy in force", rule);
 		return KPR_EXIT_POLICY;
 	}
+	kept = 0;
 	for (i = 0; i < rs->nr_rules; i++) {
 		if (!has_rule(rs, i, rule))
 			rs->rules[kept++] = rs->rules[i];
@@ -240,9 +245,9 @@ out:
  * in force (kpr_write_policy()). An edit that would change nothing, or
  * that is wrong, loads nothing and says so, locked policy or not.
  *
- * Return: an exit code, KPR_EDIT_NOTHING when the rule is there already,
- * or KPR_EDIT_RETRY when another load came in between and nothing
- * changed.
+ * Return: an exit code; KPR_EDIT_NOTHING when the rule is there already,
+ * KPR_EDIT_ABSENT when a rule to delete is not, or KPR_EDIT_RETRY when
+ * another load came in between; nothing changed then.
  */
 static int try_edit(const struct kpr_ctx *ctx, const char *rule, bool add)
 {
@@ -296,60 +301,47 @@ static void print_rules(const char *what, const char *rules)
 }
 
 /**
- * check_program() - check the program of the rules to add on this machine
+ * resolve_programs() - the rules as the kernel gets them
  * @ctx: says whether to --resolve
- * @rule: canonical text of the rules; replaced by the text with the
- *        program's resolved path when --resolve resolves it
+ * @rule: canonical text of the rules
+ * @resolved: receives the text with the program's resolved path, or a
+ *            copy of @rule; to free()
  *
- * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY when the program is a link
- * (without --resolve) or not a regular file.
+ * The running policy holds real paths only (programs.c), so an edit of it
+ * names the program as a load would resolve it.
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY when the program is not a
+ * regular file.
  */
-static int check_program(const struct kpr_ctx *ctx, char **rule)
+static int resolve_programs(const struct kpr_ctx *ctx, const char *rule,
+			    char **resolved)
 {
+	struct kpr_programs progs = { .load = true, .resolve = ctx->resolve };
 	size_t fixed_len;
 	char *fixed;
 	int ret;
 
-	ret = kpr_check_programs(NULL, *rule, strlen(*rule), ctx->resolve,
-				 &fixed, &fixed_len);
-	if (fixed) {
-		free(*rule);
-		*rule = fixed;
-	}
+	ret = kpr_check_programs(&progs, NULL, rule, strlen(rule), &fixed,
+				 &fixed_len);
+	kpr_programs_summary(&progs);
+	free(progs.first_missing);
+	*resolved = fixed ? fixed : kpr_xstrdup(rule);
 	return ret;
 }
 
 /**
- * edit_rule() - add or delete a rule given on the command line
+ * edit_running() - add or delete rules in the policy in force
  * @ctx: names the securityfs directory
- * @argc: number of arguments, the subcommand's name included
- * @argv: the arguments
- * @add: add the rule, else delete it
+ * @rule: canonical text of the rules, programs resolved
+ * @add: add the rules, else delete them
  *
- * Return: the exit code.
+ * Return: an exit code, or KPR_EDIT_NOTHING when add found every rule in
+ * force already.
  */
-static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
+static int edit_running(const struct kpr_ctx *ctx, const char *rule, bool add)
 {
-	int ret, attempt;
-	struct kpr_ruleset rs;
-	char *rule = NULL;
+	int ret = KPR_EDIT_RETRY, attempt;
 
-	ret = add ? kpr_resolve_options(ctx, argc, argv) :
-		    kpr_simple_options(argc, argv);
-	if (ret >= 0)
-		return ret;
-	if (argc - optind < 2)
-		return kpr_usage_error(argv[0],
-				       "expected PORTS[/PROTO] PROGRAM [QUALIFIER...]");
-	ret = kpr_parse_rule_args(argc - optind, argv + optind, &rs, &rule);
-	if (!ret && add)
-		ret = check_program(ctx, &rule);
-	if (ret) {
-		if (rule)
-			kpr_ruleset_destroy(&rs);
-		free(rule);
-		return ret;
-	}
 	srand(getpid());
 	for (attempt = 1; attempt <= KPR_EDIT_ATTEMPTS; attempt++) {
 		ret = try_edit(ctx, rule, add);
@@ -364,12 +356,113 @@ static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 		kpr_err("gave up after %d attempts; nothing was loaded",
 			KPR_EDIT_ATTEMPTS);
 		ret = KPR_EXIT_RACE;
-	} else if (ret == KPR_EDIT_NOTHING) {
-		print_rules("already in the policy", rule);
+	}
+	return ret;
+}
+
+/**
+ * save_edit() - make an edit of the policy in force last
+ * @ctx: says whether the edit is --runtime
+ * @written: the rule as written on the command line
+ * @rule: its canonical rules, programs as written
+ * @add: add the rules, else delete them
+ * @in_force: whether the rules were in force before a delete
+ *
+ * Return: KPR_EXIT_OK; KPR_EXIT_POLICY when del found the rules neither
+ * in force nor in the file; KPR_EXIT_IO when the file cannot be written.
+ */
+static int save_edit(const struct kpr_ctx *ctx, const char *written,
+		     const char *rule, bool add, bool in_force)
+{
+	char *path = kpr_local_path();
+	bool changed;
+	int ret;
+
+	if (ctx->runtime) {
+		printf("not saved (--runtime): the next load of the policy files drops it\n");
+		free(path);
+		return KPR_EXIT_OK;
+	}
+	ret = add ? kpr_local_add(written, rule, &changed) :
+		    kpr_local_del(rule, &changed);
+	if (ret) {
+		kpr_err("the edit is in force, but not saved: the next load of the policy files undoes it");
+	} else if (changed) {
+		printf("saved in %s\n", path);
+	} else if (!add && in_force) {
+		kpr_log(KPR_PRIO_NOTICE,
+			"kportreserve: note: '%s' was not in %s; if another policy file has it, the next load brings it back",
+			rule, path);
+	} else if (!add) {
+		kpr_err("no rule '%s' in the policy in force or in %s", rule,
+			path);
+		ret = KPR_EXIT_POLICY;
+	}
+	free(path);
+	return ret;
+}
+
+/**
+ * edit_rule() - add or delete a rule given on the command line
+ * @ctx: names the securityfs directory
+ * @argc: number of arguments, the subcommand's name included
+ * @argv: the arguments
+ * @add: add the rule, else delete it
+ *
+ * The policy in force changes first, as a conditional load; then, unless
+ * --runtime, the file of add and del (local.c), so that the next boot has
+ * the same policy. A rule that del finds only in that file is taken out
+ * of it all the same.
+ *
+ * Return: the exit code.
+ */
+static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
+{
+	char *rule = NULL, *resolved = NULL, *written = NULL;
+	struct kpr_ruleset rs;
+	bool in_force = true;
+	int ret;
+
+	ret = kpr_options(ctx, argc, argv, KPR_OPT_RUNTIME |
+			  (add ? KPR_OPT_RESOLVE : 0));
+	if (ret >= 0)
+		return ret;
+	if (argc - optind < 2)
+		return kpr_usage_error(argv[0],
+				       "expected PORTS[/PROTO] PROGRAM [QUALIFIER...]");
+	ret = kpr_parse_rule_args(argc - optind, argv + optind, &rs, &rule);
+	if (ret)
+		return ret;
+	ret = resolve_programs(ctx, rule, &resolved);
+	if (ret)
+		goto out;
+	written = ctx->resolve ? kpr_xstrdup(resolved) :
+				 kpr_join_args(argc - optind, argv + optind, NULL);
+	if (!ctx->runtime) {
+		ret = kpr_local_lock();
+		if (ret)
+			goto out;
+	}
+	ret = edit_running(ctx, resolved, add);
+	if (ret == KPR_EDIT_NOTHING) {
+		print_rules("already in the policy", resolved);
+		ret = KPR_EXIT_OK;
+	} else if (ret == KPR_EDIT_ABSENT && ctx->runtime) {
+		kpr_err("no rule '%s' in the policy in force", resolved);
+		ret = KPR_EXIT_POLICY;
+	} else if (ret == KPR_EDIT_ABSENT) {
+		/* Not in force: it may still be in the file. */
+		in_force = false;
 		ret = KPR_EXIT_OK;
 	} else if (!ret) {
-		print_rules(add ? "added" : "deleted", rule);
+		print_rules(add ? "added" : "deleted", resolved);
 	}
+	if (!ret)
+		ret = save_edit(ctx, written, ctx->resolve ? resolved : rule,
+				add, in_force);
+out:
+	free(written);
+	free(resolved);
 	free(rule);
 	kpr_ruleset_destroy(&rs);
 	return ret;

@@ -7,58 +7,14 @@
  * /etc/kportreserve/policy, which "load" assembles into one policy.
  */
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kportreserve.h"
-
-/**
- * struct kpr_source - one file of an assembled policy
- * @path: the file, as read
- * @name: its name in its directory, which orders the drop-ins
- * @admin: from /etc, which wins over /usr/lib on equal names
- * @text: its contents once read
- * @first: the number of its first line in the assembled text
- * @lines: its number of lines
- */
-struct kpr_source {
-	char *path;
-	const char *name;
-	bool admin;
-	struct kpr_buf text;
-	unsigned int first;
-	unsigned int lines;
-};
-
-/**
- * struct kpr_sources - the files of an assembled policy, in load order
- * @src: the files
- * @nr: number of entries in @src
- */
-struct kpr_sources {
-	struct kpr_source *src;
-	size_t nr;
-};
-
-/**
- * kpr_root_path() - a path of the system, under $KPORTRESERVE_ROOT if set
- * @path: the absolute path
- *
- * Return: the path, to free().
- */
-char *kpr_root_path(const char *path)
-{
-	const char *root = getenv(KPR_ROOT_ENV);
-
-	return kpr_xasprintf("%s%s", root ? root : "", path);
-}
 
 /**
  * kpr_print_policy_error() - report a bad line of a policy being loaded
@@ -72,46 +28,20 @@ char *kpr_root_path(const char *path)
 void kpr_print_policy_error(const struct kpr_ctx *ctx, const char *what,
 			    unsigned int line, const char *msg)
 {
-	const struct kpr_sources *s = ctx->sources;
-	size_t i;
+	const struct kpr_source *src;
+	unsigned int file_line;
 
-	for (i = 0; s && i < s->nr; i++) {
-		const struct kpr_source *src = &s->src[i];
-
-		if (line >= src->first && line - src->first < src->lines) {
-			kpr_print_parse_error(src->path, line - src->first + 1,
-					      msg);
-			return;
-		}
-	}
-	kpr_print_parse_error(what, line, msg);
+	src = kpr_sources_locate(ctx->sources, line, &file_line);
+	if (src)
+		kpr_print_parse_error(src->path, file_line, msg);
+	else
+		kpr_print_parse_error(what, line, msg);
 }
 
 /* The name of a file in messages. */
 static const char *display_name(const char *path)
 {
 	return strcmp(path, "-") ? path : "<stdin>";
-}
-
-/**
- * skip_lines() - find where the line after line @n starts
- * @text: the text
- * @len: its length
- * @n: a line number, from 1
- *
- * Return: the offset of line @n + 1, or 0 when @text has no such line.
- */
-static size_t skip_lines(const char *text, size_t len, unsigned int n)
-{
-	const char *p = text, *end = text + len;
-
-	while (n--) {
-		p = memchr(p, '\n', end - p);
-		if (!p)
-			return 0;
-		p++;
-	}
-	return p - text;
 }
 
 /**
@@ -136,6 +66,7 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
 		      const char *text, size_t len, char **fixed,
 		      size_t *fixed_len)
 {
+	struct kpr_programs progs = { .resolve = ctx->resolve };
 	unsigned int base = 0, line;
 	size_t off = 0, skip, units_len;
 	int ret = KPR_EXIT_OK;
@@ -155,8 +86,8 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
 			break;
 		kpr_print_parse_error(file, base + line, msg);
 		ret = KPR_EXIT_POLICY;
-		skip = skip_lines(units ? units + off : text + off,
-				  (units ? units_len : len) - off, line);
+		skip = kpr_skip_lines(units ? units + off : text + off,
+				      (units ? units_len : len) - off, line);
 		if (err != -EINVAL || !skip)
 			break;
 		off += skip;
@@ -167,8 +98,9 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
 	*fixed_len = 0;
 	if (ret)
 		return ret;
-	return kpr_check_programs(file, text, len, ctx->resolve, fixed,
-				  fixed_len);
+	ret = kpr_check_programs(&progs, file, text, len, fixed, fixed_len);
+	free(progs.first_missing);
+	return ret;
 }
 
 /**
@@ -231,191 +163,24 @@ static int check_file(const struct kpr_ctx *ctx, const char *path)
 	char *fixed;
 	int err, ret;
 
-	err = kpr_read_path(path, &buf);
+	err = kpr_read_policy_file(path, &buf);
 	if (err) {
 		kpr_err("%s: %s", display_name(path), strerror(-err));
 		return KPR_EXIT_IO;
 	}
 	ret = check_text(ctx, display_name(path), buf.text, buf.len, &fixed,
 			 &fixed_len);
+	/* "check -r -" is a filter: it prints the policy, changed or not. */
+	if (!fixed && ctx->resolve && !strcmp(path, "-") && ret != KPR_EXIT_POLICY) {
+		fixed = buf.text;
+		fixed_len = buf.len;
+		buf.text = NULL;
+	}
 	if (fixed && rewrite_file(path, fixed, fixed_len))
 		ret = KPR_EXIT_IO;
 	free(fixed);
 	kpr_buf_free(&buf);
 	return ret;
-}
-
-static bool has_suffix(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-
-	return n > k && !strcmp(name + n - k, suffix);
-}
-
-static void add_source(struct kpr_sources *s, char *path, size_t name_off,
-		       bool admin)
-{
-	struct kpr_source *src;
-
-	s->src = kpr_xrealloc(s->src, (s->nr + 1) * sizeof(*s->src));
-	src = &s->src[s->nr++];
-	*src = (struct kpr_source){
-		.path = path,
-		.name = path + name_off,
-		.admin = admin,
-	};
-}
-
-/**
- * add_dropins() - add the drop-ins of a directory
- * @s: the list
- * @dir: the directory, as documented
- * @admin: true for the administrator's directory in /etc
- *
- * A drop-in is a file whose name ends in ".policy" and does not start
- * with a dot. A directory that does not exist has none.
- *
- * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
- */
-static int add_dropins(struct kpr_sources *s, const char *dir, bool admin)
-{
-	char *path = kpr_root_path(dir);
-	struct dirent *de;
-	DIR *d = opendir(path);
-	int ret = KPR_EXIT_OK;
-
-	if (!d) {
-		if (errno != ENOENT) {
-			kpr_err("%s: %s", path, strerror(errno));
-			ret = KPR_EXIT_IO;
-		}
-		free(path);
-		return ret;
-	}
-	for (errno = 0; (de = readdir(d)); errno = 0) {
-		if (de->d_name[0] == '.' ||
-		    !has_suffix(de->d_name, KPR_DROPIN_SUFFIX))
-			continue;
-		add_source(s, kpr_xasprintf("%s/%s", path, de->d_name),
-			   strlen(path) + 1, admin);
-	}
-	if (errno) {
-		kpr_err("%s: %s", path, strerror(errno));
-		ret = KPR_EXIT_IO;
-	}
-	closedir(d);
-	free(path);
-	return ret;
-}
-
-/* By name; on equal names the administrator's file comes first. */
-static int source_cmp(const void *a, const void *b)
-{
-	const struct kpr_source *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : (int)y->admin - (int)x->admin;
-}
-
-/* A file masked as systemd masks one: a link to /dev/null. */
-static bool masked(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISCHR(st.st_mode) &&
-	       major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
-}
-
-static void sources_free(struct kpr_sources *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr; i++) {
-		free(s->src[i].path);
-		kpr_buf_free(&s->src[i].text);
-	}
-	free(s->src);
-	s->src = NULL;
-	s->nr = 0;
-}
-
-/* Keep the entries of @s for which @keep[i] is true. */
-static void sources_filter(struct kpr_sources *s, const bool *keep)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < s->nr; i++) {
-		if (keep[i])
-			s->src[n++] = s->src[i];
-		else
-			free(s->src[i].path);
-	}
-	s->nr = n;
-}
-
-/**
- * find_sources() - the policy files of the system, in load order
- * @s: receives the files; free with sources_free()
- *
- * The drop-ins of KPR_VENDOR_DIR (from packages) and KPR_ADMIN_DIR (from
- * the administrator), sorted together by name in the C locale; of two with
- * the same name only the one in /etc counts, and a drop-in linked to
- * /dev/null counts as none. KPR_MAIN_POLICY comes last, if it exists.
- *
- * Return: KPR_EXIT_OK, or KPR_EXIT_IO when a directory cannot be read.
- */
-static int find_sources(struct kpr_sources *s)
-{
-	char *main_policy = kpr_root_path(KPR_MAIN_POLICY);
-	int ret = KPR_EXIT_OK, r;
-	struct stat st;
-	bool *keep;
-	size_t i;
-
-	s->src = NULL;
-	s->nr = 0;
-	ret = add_dropins(s, KPR_VENDOR_DIR, false);
-	r = add_dropins(s, KPR_ADMIN_DIR, true);
-	if (r > ret)
-		ret = r;
-	if (s->nr)
-		qsort(s->src, s->nr, sizeof(*s->src), source_cmp);
-	keep = kpr_xmalloc(s->nr * sizeof(*keep));
-	for (i = 0; i < s->nr; i++)
-		keep[i] = (!i || strcmp(s->src[i - 1].name, s->src[i].name)) &&
-			  !masked(s->src[i].path);
-	sources_filter(s, keep);
-	free(keep);
-	if (lstat(main_policy, &st) && errno == ENOENT)
-		free(main_policy);
-	else
-		add_source(s, main_policy, 0, true);
-	return ret;
-}
-
-/* The number of lines of a text, the last one perhaps without newline. */
-static unsigned int count_lines(const char *text, size_t len)
-{
-	unsigned int n = 0;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		n += text[i] == '\n';
-	return n + (len && text[len - 1] != '\n');
-}
-
-/* Spell the unit= fields of a text as the kernel takes them: cgroup=. */
-static void spell_units(struct kpr_buf *text)
-{
-	struct kpr_buf units;
-
-	if (!text->text)
-		return;
-	kpr_spell_units(text->text, text->len, &units.text, &units.len);
-	if (!units.text)
-		return;
-	kpr_buf_free(text);
-	*text = units;
 }
 
 /**
@@ -435,14 +200,13 @@ static int read_sources(const struct kpr_ctx *ctx, struct kpr_sources *s,
 			bool rewrite)
 {
 	int ret = KPR_EXIT_OK, r, err;
-	unsigned int line = 1;
 	size_t i, fixed_len;
 
 	for (i = 0; i < s->nr; i++) {
 		struct kpr_source *src = &s->src[i];
 		char *fixed = NULL;
 
-		err = kpr_read_path(src->path, &src->text);
+		err = kpr_read_policy_file(src->path, &src->text);
 		if (err) {
 			kpr_err("%s: %s", src->path, strerror(-err));
 			r = KPR_EXIT_IO;
@@ -450,56 +214,28 @@ static int read_sources(const struct kpr_ctx *ctx, struct kpr_sources *s,
 			r = check_text(ctx, src->path, src->text.text,
 				       src->text.len, &fixed, &fixed_len);
 		}
-		if (fixed && rewrite && rewrite_file(src->path, fixed, fixed_len))
+		if (fixed && rewrite && !src->admin) {
+			kpr_log(KPR_PRIO_NOTICE,
+				"%s: a package's file, not rewritten: dpkg would put it back (a file of the same name in %s overrides it)",
+				src->path, KPR_ADMIN_DIR);
+		} else if (fixed && rewrite &&
+			   rewrite_file(src->path, fixed, fixed_len)) {
 			r = KPR_EXIT_IO;
+		}
 		if (fixed) {
 			kpr_buf_free(&src->text);
 			src->text = (struct kpr_buf){ fixed, fixed_len };
 		}
-		spell_units(&src->text);
+		kpr_buf_spell_units(&src->text);
 		if (r > ret)
 			ret = r;
-		src->first = line;
-		src->lines = count_lines(src->text.text, src->text.len);
-		line += src->lines;
 	}
+	kpr_sources_number(s);
 	return ret;
 }
 
 /**
- * assemble() - the policy of the files, in order
- * @s: the files, read
- * @len: receives the length of the text
- *
- * A file whose last line has no newline gets one, so that it does not run
- * into the first line of the next file.
- *
- * Return: the text, to free().
- */
-static char *assemble(const struct kpr_sources *s, size_t *len)
-{
-	size_t i, n = 0;
-	char *text, *p;
-
-	for (i = 0; i < s->nr; i++)
-		n += s->src[i].text.len + 1;
-	text = kpr_xmalloc(n + 1);
-	p = text;
-	for (i = 0; i < s->nr; i++) {
-		const struct kpr_buf *b = &s->src[i].text;
-
-		memcpy(p, b->text, b->len);
-		p += b->len;
-		if (b->len && b->text[b->len - 1] != '\n')
-			*p++ = '\n';
-	}
-	*p = '\0';
-	*len = p - text;
-	return text;
-}
-
-/**
- * check_assembled() - check the policy of the files as a whole
+ * kpr_check_assembled() - check the policy of the files as a whole
  * @ctx: names the files in messages
  * @s: the files, read and checked one by one
  * @text: their assembled text
@@ -509,8 +245,8 @@ static char *assemble(const struct kpr_sources *s, size_t *len)
  *
  * Return: KPR_EXIT_OK or KPR_EXIT_POLICY.
  */
-static int check_assembled(struct kpr_ctx *ctx, const struct kpr_sources *s,
-			   const char *text, size_t len)
+int kpr_check_assembled(struct kpr_ctx *ctx, const struct kpr_sources *s,
+			const char *text, size_t len)
 {
 	struct kpr_ruleset rs = { 0 };
 	unsigned int line;
@@ -530,7 +266,7 @@ static int check_assembled(struct kpr_ctx *ctx, const struct kpr_sources *s,
 /**
  * gather_system() - find, read, assemble and check the policy files
  * @ctx: where errors are reported, and whether to --resolve
- * @s: receives the files; free with sources_free()
+ * @s: receives the files; free with kpr_sources_free()
  * @rewrite: with --resolve, rewrite the files whose programs it resolved
  * @text: receives the assembled policy, or NULL; free() it
  * @len: receives its length
@@ -544,27 +280,39 @@ static int gather_system(struct kpr_ctx *ctx, struct kpr_sources *s,
 	int ret, r;
 
 	*text = NULL;
-	ret = find_sources(s);
+	ret = kpr_sources_find(s);
 	r = read_sources(ctx, s, rewrite);
 	if (r > ret)
 		ret = r;
 	if (ret != KPR_EXIT_OK)
 		return ret;
-	*text = assemble(s, len);
-	return check_assembled(ctx, s, *text, *len);
+	*text = kpr_sources_assemble(s, len);
+	return kpr_check_assembled(ctx, s, *text, *len);
 }
 
-/* kportreserve check, without a file: the policy files of the system. */
+/**
+ * check_system() - kportreserve check, without a file
+ * @ctx: says whether to --resolve
+ *
+ * Checks the policy files of the system, then notes each port that two
+ * files reserve (kpr_origins_note_overlaps()), which is allowed.
+ *
+ * Return: as gather_system().
+ */
 static int check_system(struct kpr_ctx *ctx)
 {
+	struct kpr_origins origins;
 	struct kpr_sources s;
 	size_t len;
 	char *text;
 	int ret;
 
 	ret = gather_system(ctx, &s, true, &text, &len);
+	kpr_origins_build(&s, &origins);
+	kpr_origins_note_overlaps(&origins);
+	kpr_origins_free(&origins);
 	free(text);
-	sources_free(&s);
+	kpr_sources_free(&s);
 	return ret;
 }
 
@@ -626,83 +374,6 @@ static char *print_loaded(const struct kpr_ctx *ctx, const char *what)
 	return generation;
 }
 
-/* A path as one line of the record: bytes that would break it as \ooo. */
-static void put_path(FILE *f, const char *path)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)path; *p; p++) {
-		if (*p > 0x20 && *p < 0x7f && *p != '\\')
-			fputc(*p, f);
-		else
-			fprintf(f, "\\%03o", *p);
-	}
-	fputc('\n', f);
-}
-
-/**
- * record_sources() - write down which files the policy in force came from
- * @s: the files, in load order
- * @generation: the generation the kernel gave the policy
- *
- * The kernel keeps the policy's rules, not its comments or files, so
- * "status" learns them from KPR_SOURCES: "generation N", then one file a
- * line. It is written after the load succeeded, to a new file renamed
- * over the old one. "status" trusts it only while the policy in force
- * has that generation.
- *
- * Return: 0, or -1 after a warning: the policy is loaded all the same.
- */
-static int record_sources(const struct kpr_sources *s, const char *generation)
-{
-	char *dir = kpr_root_path(KPR_RUN_DIR);
-	char *path = kpr_root_path(KPR_SOURCES);
-	char *tmp = kpr_xasprintf("%s.new", path);
-	const char *fail = dir;
-	FILE *f = NULL;
-	size_t i;
-	int fd;
-
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		goto out;
-	fail = tmp;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
-	fprintf(f, "generation %s\n", generation);
-	for (i = 0; i < s->nr; i++)
-		put_path(f, s->src[i].path);
-	if (fflush(f) || ferror(f)) {
-		fclose(f);
-		f = NULL;
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		unlink(tmp);
-		goto out;
-	}
-	fail = path;
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		goto out;
-	}
-	fail = NULL;
-out:
-	if (fail)
-		kpr_err("warning: cannot record the policy's files in %s: %s",
-			fail, strerror(errno));
-	free(dir);
-	free(path);
-	free(tmp);
-	return fail ? -1 : 0;
-}
-
 /*
  * After a load: the sockets that held a port of the new policy before it
  * came. The policy is in force all the same, so only KPR_EXIT_HELD is
@@ -714,30 +385,134 @@ static int holders_after_load(const struct kpr_ctx *ctx)
 							 KPR_EXIT_OK;
 }
 
+/* Whether @text, a policy that parses, has a rule at all. */
+static bool has_rules(const char *text, size_t len)
+{
+	struct kpr_ruleset rs = { 0 };
+	unsigned int line;
+	const char *msg;
+	bool some;
+
+	some = !kpr_parse_policy(text, len, &rs, &line, &msg) && rs.nr_rules;
+	kpr_ruleset_destroy(&rs);
+	return some;
+}
+
+/**
+ * keep_boot_policy() - tell whether an empty load would drop a boot policy
+ * @ctx: names the securityfs directory
+ *
+ * A kernel may carry a policy of its own, in force before init runs
+ * (CONFIG_SECURITY_KPORTRESERVE_BOOT_POLICY). Files that hold no rule,
+ * such as the comments-only /etc/kportreserve/policy a package installs,
+ * must not replace it with nothing. They replace a policy that came from
+ * the files: this boot has loaded them before (KPR_SOURCES, in /run,
+ * exists), so an administrator who deleted every rule gets what the
+ * files say.
+ *
+ * Return: true when the policy in force has rules and no load of the
+ * policy files happened since boot; it is then kept, and that is said.
+ */
+static bool keep_boot_policy(const struct kpr_ctx *ctx)
+{
+	char *record = kpr_root_path(KPR_SOURCES);
+	struct kpr_ruleset rs;
+	struct kpr_buf text;
+	bool keep = false;
+	struct stat st;
+
+	if (lstat(record, &st) && errno == ENOENT &&
+	    !kpr_read_policy(ctx, &text, &rs)) {
+		keep = rs.nr_rules;
+		kpr_ruleset_destroy(&rs);
+		kpr_buf_free(&text);
+	}
+	if (keep)
+		kpr_info("the policy files hold no rule: the policy in force, which they did not load (the kernel's boot policy), stays");
+	free(record);
+	return keep;
+}
+
+/**
+ * kpr_keeps_boot_policy() - tell whether a load of the files keeps the
+ *                           policy in force
+ * @ctx: names the securityfs directory
+ * @text: the assembled policy of the files, which parses
+ * @len: its length
+ *
+ * "load" and "diff" decide alike: files without a rule leave a boot
+ * policy in force (keep_boot_policy()).
+ *
+ * Return: true when the load would keep the policy in force, which is
+ * then said.
+ */
+bool kpr_keeps_boot_policy(const struct kpr_ctx *ctx, const char *text,
+			   size_t len)
+{
+	return !has_rules(text, len) && keep_boot_policy(ctx);
+}
+
+/**
+ * load_outcome_partial() - say what was left out of a load, if anything
+ * @progs: the figures of the load
+ * @files: number of files left out whole
+ * @ret: the outcome so far (KPR_EXIT_OK or KPR_EXIT_HELD)
+ *
+ * Return: KPR_EXIT_PARTIAL when something was left out, else @ret.
+ */
+static int load_outcome_partial(const struct kpr_programs *progs,
+				unsigned int files, int ret)
+{
+	if (!progs->left_out && !files)
+		return ret;
+	kpr_warn("loaded with %u rule%s and %u file%s left out (named above); every other rule is in force",
+		 progs->left_out, progs->left_out == 1 ? "" : "s", files,
+		 files == 1 ? "" : "s");
+	return KPR_EXIT_PARTIAL;
+}
+
 /**
  * load_system() - kportreserve load, without a file
  * @ctx: names the securityfs directory
  *
- * Assembles the policy files of the system (find_sources()), checks each
- * and the whole, and loads the result in one write(); then records the
- * files for "status". No file at all loads the empty policy: the policy
- * in force is always what the files say. Nothing is loaded when a file
- * cannot be read or has a bad line.
+ * Assembles the policy files of the system (kpr_sources_find()) and loads
+ * the result in one write(); then records the files for "status" and
+ * "who" (kpr_sources_record()). "diff" shows what it would do. This is
+ * what boots run: one bad line or one unreadable file must not leave the
+ * machine with no reservation at all, so what cannot be applied as
+ * written is left out with a warning that names it (FILE:LINE), and every
+ * other rule is loaded, as systemd-sysctl applies what it can. A program
+ * named by a link is resolved now, at every load, so that a rule follows
+ * upgrades. No file at all, or files without a rule, load the empty
+ * policy, unless that would replace a policy the files did not load
+ * (keep_boot_policy()). Nothing is loaded when the whole is over a limit
+ * or the kernel refuses it.
  *
- * Return: KPR_EXIT_OK, KPR_EXIT_POLICY, KPR_EXIT_REFUSED, KPR_EXIT_IO, or
+ * Return: KPR_EXIT_OK, KPR_EXIT_PARTIAL when rules were left out,
  * KPR_EXIT_HELD when the policy is in force but a socket holds one of its
- * ports against it.
+ * ports against it; or, with nothing loaded, KPR_EXIT_POLICY,
+ * KPR_EXIT_REFUSED or KPR_EXIT_IO.
  */
 static int load_system(struct kpr_ctx *ctx)
 {
-	char *text, *what = NULL, *generation;
+	struct kpr_programs progs = { .load = true, .lenient = true };
+	char *text = NULL, *what = NULL, *generation;
+	unsigned int files_left_out;
 	struct kpr_sources s;
 	size_t len, i;
 	int ret;
 
-	ret = gather_system(ctx, &s, false, &text, &len);
-	if (ret != KPR_EXIT_OK) {
-		kpr_err("nothing was loaded; the policy in force is unchanged");
+	ret = kpr_sources_find(&s);
+	if (ret != KPR_EXIT_OK)
+		goto nothing;
+	files_left_out = kpr_sources_read_for_load(&s, &progs);
+	kpr_programs_summary(&progs);
+	text = kpr_sources_assemble(&s, &len);
+	ret = kpr_check_assembled(ctx, &s, text, len);
+	if (ret != KPR_EXIT_OK)
+		goto nothing;
+	if (kpr_keeps_boot_policy(ctx, text, len)) {
+		ret = load_outcome_partial(&progs, files_left_out, KPR_EXIT_OK);
 		goto out;
 	}
 	if (s.nr)
@@ -749,20 +524,25 @@ static int load_system(struct kpr_ctx *ctx)
 	ret = kpr_write_policy(ctx, what, NULL, text, len);
 	ctx->sources = NULL;
 	if (ret)
-		goto out;
+		goto nothing;
 	generation = print_loaded(ctx, what);
 	for (i = 0; i < s.nr; i++)
 		printf("  %s\n", s.src[i].path);
 	if (generation)
-		record_sources(&s, generation);
+		kpr_sources_record(&s, generation);
 	else
-		kpr_err("warning: the kernel reports no generation; the policy's files are not recorded");
+		kpr_warn("the kernel reports no generation; the policy's files are not recorded");
 	free(generation);
-	ret = holders_after_load(ctx);
+	ret = load_outcome_partial(&progs, files_left_out,
+				   holders_after_load(ctx));
+	goto out;
+nothing:
+	kpr_err("nothing was loaded; the policy in force is unchanged");
 out:
+	free(progs.first_missing);
 	free(what);
 	free(text);
-	sources_free(&s);
+	kpr_sources_free(&s);
 	return ret;
 }
 
@@ -782,11 +562,12 @@ out:
 static int check_programs(const struct kpr_ctx *ctx, const char *file,
 			  const struct kpr_buf *text, struct kpr_buf *fixed)
 {
+	struct kpr_programs progs = { .load = true, .resolve = ctx->resolve };
 	struct kpr_ruleset rs = { 0 };
 	struct kpr_buf units;
 	unsigned int line;
 	const char *msg;
-	int err;
+	int err, ret;
 
 	*fixed = (struct kpr_buf){ NULL, 0 };
 	kpr_spell_units(text->text, text->len, &units.text, &units.len);
@@ -797,8 +578,11 @@ static int check_programs(const struct kpr_ctx *ctx, const char *file,
 	kpr_ruleset_destroy(&rs);
 	if (err)
 		return KPR_EXIT_OK;
-	return kpr_check_programs(file, text->text, text->len, ctx->resolve,
-				  &fixed->text, &fixed->len);
+	ret = kpr_check_programs(&progs, file, text->text, text->len,
+				 &fixed->text, &fixed->len);
+	kpr_programs_summary(&progs);
+	free(progs.first_missing);
+	return ret;
 }
 
 /**
@@ -825,7 +609,7 @@ int kpr_cmd_load(struct kpr_ctx *ctx, int argc, char **argv)
 	if (argc - optind != 1)
 		return kpr_usage_error(argv[0], "expected at most one policy file");
 	file = display_name(argv[optind]);
-	err = kpr_read_path(argv[optind], &buf);
+	err = kpr_read_policy_file(argv[optind], &buf);
 	if (err) {
 		kpr_err("%s: %s", file, strerror(-err));
 		return KPR_EXIT_IO;
@@ -836,7 +620,7 @@ int kpr_cmd_load(struct kpr_ctx *ctx, int argc, char **argv)
 		buf = fixed;
 		fixed = (struct kpr_buf){ NULL, 0 };
 	}
-	spell_units(&buf);
+	kpr_buf_spell_units(&buf);
 	if (ret == KPR_EXIT_POLICY) {
 		kpr_err("nothing was loaded; %s", "the policy in force is unchanged");
 	} else {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kportreserve(8): "status" shows the state of kportreserve, "who" the
- * programs that may bind a port.
+ * programs that may bind a port. Both name the FILE:LINE of each rule
+ * while the files that made the policy in force are known (origins.c).
  *
  * Older kernels lack the mode, lock and denials files and some counters:
  * what is missing is shown as unknown, and counters this program does not
@@ -56,30 +57,35 @@ static void table_free(struct table *t)
 /**
  * table_print() - print a table and free it
  * @t: the table
- * @cols: how many of its columns to print, from the left
+ * @show: which of its columns to print: bit N for column N, from 0
  *
  * Columns are two spaces apart; no line ends in white space.
  */
-static void table_print(struct table *t, size_t cols)
+static void table_print(struct table *t, unsigned int show)
 {
-	size_t width[KPR_MAX_COLS] = { 0 }, r, c, len;
+	size_t width[KPR_MAX_COLS] = { 0 }, col[KPR_MAX_COLS];
+	size_t cols = 0, r, c, len;
 
+	for (c = 0; c < t->cols; c++) {
+		if (show & (1U << c))
+			col[cols++] = c;
+	}
 	for (r = 0; r < t->rows; r++) {
 		for (c = 0; c < cols; c++) {
-			len = strlen(t->cell[r * t->cols + c]);
+			len = strlen(t->cell[r * t->cols + col[c]]);
 			if (len > width[c])
 				width[c] = len;
 		}
 	}
-	for (r = 0; r < t->rows; r++) {
+	for (r = 0; r < t->rows && cols; r++) {
 		char **row = &t->cell[r * t->cols];
 		size_t last = cols - 1;
 
-		while (last && !row[last][0])
+		while (last && !row[col[last]][0])
 			last--;
 		for (c = 0; c < last; c++)
-			printf("%-*s  ", (int)width[c], row[c]);
-		printf("%s\n", row[last]);
+			printf("%-*s  ", (int)width[c], row[col[c]]);
+		printf("%s\n", row[col[last]]);
 	}
 	table_free(t);
 }
@@ -153,16 +159,20 @@ static int print_settings(const struct kpr_ctx *ctx, char **generation)
 /**
  * rule_row() - the cells of a rule in the status table
  * @rule: the rule
- * @cells: receives PORTS, PROTO, PROGRAM and QUALIFIERS; to free()
+ * @origins: the rules of the files that made the policy in force, if known
+ * @cells: receives PORTS, PROTO, PROGRAM, QUALIFIERS and SOURCE; to free()
  *
  * PROGRAM and QUALIFIERS come from the parser's text of the rule, so new
- * qualifiers show without a change here.
+ * qualifiers show without a change here. SOURCE is the FILE:LINE that
+ * makes the rule (kpr_origins_find()), or empty.
  *
  * Return: true if the rule has qualifiers.
  */
-static bool rule_row(const struct kpr_rule *rule, char *cells[4])
+static bool rule_row(const struct kpr_rule *rule,
+		     const struct kpr_origins *origins, char *cells[5])
 {
 	char protos[64], *text = kpr_format_rule(rule);
+	const struct kpr_origin *origin = kpr_origins_find(origins, text);
 	char *prog = text + strcspn(text, " ");
 	char *quals;
 
@@ -178,6 +188,7 @@ static bool rule_row(const struct kpr_rule *rule, char *cells[4])
 	cells[1] = kpr_xstrdup(protos);
 	cells[2] = kpr_xstrdup(prog);
 	cells[3] = kpr_xstrdup(quals);
+	cells[4] = origin ? kpr_origin_name(origin) : kpr_xstrdup("");
 	free(text);
 	return cells[3][0];
 }
@@ -238,35 +249,52 @@ out:
 	free(path);
 }
 
-/* The reserved ports, one rule a row. */
-static int print_rules(const struct kpr_ctx *ctx)
+/**
+ * print_rules() - the reserved ports, one rule a row
+ * @ctx: names the securityfs directory
+ * @generation: the generation in force, or NULL if unknown
+ *
+ * QUALIFIERS shows when a rule has some, SOURCE when the files that made
+ * the policy in force are known (kpr_origins_in_force()) and a rule is in
+ * one of them.
+ *
+ * Return: KPR_EXIT_OK, or as kpr_read_policy().
+ */
+static int print_rules(const struct kpr_ctx *ctx, const char *generation)
 {
 	static char *const header[] = { "PORTS", "PROTO", "PROGRAM",
-					"QUALIFIERS" };
-	struct table t = { .cols = 4 };
-	bool quals = false;
+					"QUALIFIERS", "SOURCE" };
+	struct table t = { .cols = 5 };
+	bool quals = false, sources = false;
+	struct kpr_origins origins;
+	struct kpr_sources s;
 	struct kpr_ruleset rs;
 	struct kpr_buf text;
-	char *cells[4];
+	char *cells[5];
 	size_t i, c;
 	int ret;
 
 	ret = kpr_read_policy(ctx, &text, &rs);
 	if (ret)
 		return ret;
+	kpr_origins_in_force(generation, &s, &origins);
 	putchar('\n');
 	if (!rs.nr_rules)
 		puts("no reserved ports");
 	table_add(&t, header);
 	for (i = 0; i < rs.nr_rules; i++) {
-		quals |= rule_row(&rs.rules[i], cells);
+		quals |= rule_row(&rs.rules[i], &origins, cells);
+		sources |= cells[4][0] != '\0';
 		table_add(&t, cells);
-		for (c = 0; c < 4; c++)
+		for (c = 0; c < 5; c++)
 			free(cells[c]);
 	}
+	/* PORTS, PROTO and PROGRAM always; the others when a rule has one. */
 	if (rs.nr_rules)
-		table_print(&t, quals ? 4 : 3);
+		table_print(&t, 0x7 | (quals ? 0x8 : 0) | (sources ? 0x10 : 0));
 	table_free(&t);
+	kpr_origins_free(&origins);
+	kpr_sources_free(&s);
 	kpr_ruleset_destroy(&rs);
 	kpr_buf_free(&text);
 	return KPR_EXIT_OK;
@@ -324,7 +352,7 @@ static void print_denials(const struct kpr_ctx *ctx)
 		add_denial(&t, line);
 	}
 	if (t.rows > 1)
-		table_print(&t, 5);
+		table_print(&t, 0x1f);
 	else
 		puts("no denials");
 	table_free(&t);
@@ -358,8 +386,8 @@ int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
 	}
 	ret = print_settings(ctx, &generation);
 	print_sources(generation);
+	r = print_rules(ctx, generation);
 	free(generation);
-	r = print_rules(ctx);
 	if (r > ret)
 		ret = r;
 	print_denials(ctx);
@@ -368,12 +396,22 @@ int kpr_cmd_status(struct kpr_ctx *ctx, int argc, char **argv)
 	return ret;
 }
 
-/* List the rules that let programs bind @query's ports over @proto. */
+/**
+ * who_proto() - list the rules that let programs bind ports over a protocol
+ * @rs: the policy in force
+ * @origins: the rules of the files that made it, if known
+ * @query: the ports asked about
+ * @proto: the protocol
+ *
+ * A rule that a policy file makes is followed by its FILE:LINE.
+ */
 static void who_proto(const struct kpr_ruleset *rs,
+		      const struct kpr_origins *origins,
 		      const struct kpr_rule *query, int proto)
 {
 	const char *name = kpr_proto_name(proto);
-	char *spec, *text, *prog;
+	char *spec, *text, *prog, *where;
+	const struct kpr_origin *origin;
 	bool found = false;
 	size_t i;
 
@@ -389,18 +427,48 @@ static void who_proto(const struct kpr_ruleset *rs,
 		    !(r->protos & BIT(proto)))
 			continue;
 		text = kpr_format_rule(r);
+		origin = kpr_origins_find(origins, text);
+		where = origin ? kpr_origin_name(origin) : NULL;
 		prog = text + strcspn(text, " ");
 		*prog++ = '\0';
 		if (strcmp(text, spec))
-			printf("%s: %s (rule %s)\n", spec, prog, text);
+			printf("%s: %s (rule %s)", spec, prog, text);
 		else
-			printf("%s: %s\n", spec, prog);
+			printf("%s: %s", spec, prog);
+		if (where)
+			printf(" (%s)", where);
+		putchar('\n');
+		free(where);
 		free(text);
 		found = true;
 	}
 	if (!found)
 		printf("%s: not reserved (any program may bind it)\n", spec);
 	free(spec);
+}
+
+/**
+ * who_generation() - the generation in force, for the sources of rules
+ * @ctx: names the securityfs directory
+ *
+ * The stats are read only when a load of the policy files left a record:
+ * without one no source is known, and "who" needs no stats.
+ *
+ * Return: the generation, to free(), or NULL.
+ */
+static char *who_generation(const struct kpr_ctx *ctx)
+{
+	char *record = kpr_root_path(KPR_SOURCES), *generation = NULL;
+	struct kpr_stats st;
+
+	if (!access(record, F_OK) && !kpr_stats_read(ctx, &st)) {
+		if (kpr_stats_get(&st, "generation"))
+			generation = kpr_xstrdup(kpr_stats_get(&st,
+							       "generation"));
+		kpr_stats_free(&st);
+	}
+	free(record);
+	return generation;
 }
 
 /**
@@ -414,9 +482,12 @@ static void who_proto(const struct kpr_ruleset *rs,
 int kpr_cmd_who(struct kpr_ctx *ctx, int argc, char **argv)
 {
 	int ret = kpr_simple_options(argc, argv), p;
+	struct kpr_origins origins;
+	struct kpr_sources s;
 	struct kpr_ruleset rs;
 	struct kpr_rule query;
 	struct kpr_buf text;
+	char *generation;
 
 	if (ret >= 0)
 		return ret;
@@ -428,10 +499,15 @@ int kpr_cmd_who(struct kpr_ctx *ctx, int argc, char **argv)
 	ret = kpr_read_policy(ctx, &text, &rs);
 	if (ret)
 		return ret;
+	generation = who_generation(ctx);
+	kpr_origins_in_force(generation, &s, &origins);
+	free(generation);
 	for (p = 0; p < KPR_NR_PROTOS; p++) {
 		if (query.protos & BIT(p))
-			who_proto(&rs, &query, p);
+			who_proto(&rs, &origins, &query, p);
 	}
+	kpr_origins_free(&origins);
+	kpr_sources_free(&s);
 	kpr_ruleset_destroy(&rs);
 	kpr_buf_free(&text);
 	return KPR_EXIT_OK;

@@ -17,8 +17,10 @@
  * for the others): the
  * root master of a daemon holds its listening socket along with the
  * workers it passed it to. A socket no process holds is the kernel's,
- * in order when a rule names <kernel>. Paths are read under
- * $KPORTRESERVE_ROOT when it is set, /proc included.
+ * in order when a rule names <kernel>; when the descriptors of some
+ * process could not be read, it may be theirs, and its holder is shown
+ * as unknown. Paths are read under $KPORTRESERVE_ROOT when it is set,
+ * /proc included.
  */
 
 #include <ctype.h>
@@ -427,15 +429,93 @@ static void print_owners(const struct kpr_ruleset *rs, const struct kpr_sock *k)
 	putchar('\n');
 }
 
-/* One line per holder of a socket out of order, or one for the kernel. */
-static void print_sock(const struct kpr_ruleset *rs, const struct kpr_sock *k)
+/**
+ * enum kpr_held_by - who holds a socket out of order, as far as is known
+ * @KPR_HELD_BY_PROCESS: processes, none of them a program its port is for
+ * @KPR_HELD_BY_KERNEL: no process, and every process's descriptors were
+ *                      read: a socket of the kernel's own
+ * @KPR_HELD_BY_UNKNOWN: no process found, but the descriptors of some
+ *                       could not be read: any of them may hold it
+ * @KPR_HELD_BY_NR: number of kinds
+ *
+ * Each kind is printed under a header of its own: how the socket came to
+ * hold its port, and what to do about it, differ.
+ */
+enum kpr_held_by {
+	KPR_HELD_BY_PROCESS,
+	KPR_HELD_BY_KERNEL,
+	KPR_HELD_BY_UNKNOWN,
+	KPR_HELD_BY_NR,
+};
+
+static enum kpr_held_by held_by(const struct kpr_socks *s,
+				const struct kpr_sock *k)
+{
+	if (k->nr)
+		return KPR_HELD_BY_PROCESS;
+	return s->unreadable ? KPR_HELD_BY_UNKNOWN : KPR_HELD_BY_KERNEL;
+}
+
+/* "process" or "processes", after a count of @n. */
+static const char *processes(size_t n)
+{
+	return n == 1 ? "process" : "processes";
+}
+
+/**
+ * print_header() - say what the sockets of one kind are, and what to do
+ * @kind: who holds them
+ * @unreadable: number of processes whose descriptors could not be read
+ *
+ * The LSM judges a bind when it is made, against the policy then in
+ * force, in enforce mode. A process holds a port against the policy when
+ * it bound it before (or in permissive mode), or when the program that
+ * bound it passed the socket on. The kernel's own sockets (an L2TP
+ * tunnel's, an NFS client's) are never judged, whenever they were bound:
+ * the way out is the service that asked for them, or a <kernel> rule.
+ * Root normally reads every process's descriptors, so running as root is
+ * advice only to others.
+ */
+static void print_header(enum kpr_held_by kind, size_t unreadable)
+{
+	printf("\nsockets on ports reserved for other programs, ");
+	switch (kind) {
+	case KPR_HELD_BY_PROCESS:
+		printf("held by processes the rules do not name\n"
+		       "(bound before the policy or in permissive mode, or passed on since by the program that bound\n"
+		       "them; stop them and start the program the port is for):\n");
+		break;
+	case KPR_HELD_BY_KERNEL:
+		printf("held by no process: kernel sockets\n"
+		       "(the kernel binds them itself for the service that configured them, \"ip l2tp\" or an NFS\n"
+		       "mount, before or after the policy; remove them there, or reserve the port for <kernel>):\n");
+		break;
+	default:
+		printf("holder unknown\n(the descriptors of %zu %s could not be read",
+		       unreadable, processes(unreadable));
+		if (geteuid())
+			printf("; run as root to read them):\n");
+		else
+			printf(", even as root: %s exiting,\n"
+			       "or a security module or a missing capability denied it):\n",
+			       unreadable == 1 ? "it was" : "they were");
+		break;
+	}
+}
+
+/* One line per holder of a socket out of order, or one for the socket. */
+static void print_sock(const struct kpr_ruleset *rs, const struct kpr_sock *k,
+		       enum kpr_held_by kind)
 {
 	const char *proto = kpr_proto_name(k->proto);
 	size_t j;
 
-	if (!k->nr)
+	if (kind == KPR_HELD_BY_KERNEL)
 		printf("  %u/%s: socket %lu, held by no process (a kernel socket)\n",
 		       k->port, proto, k->inode);
+	else if (kind == KPR_HELD_BY_UNKNOWN)
+		printf("  %u/%s: socket %lu, holder unknown\n", k->port, proto,
+		       k->inode);
 	for (j = 0; j < k->nr; j++) {
 		const struct kpr_holder *h = &k->holders[j];
 
@@ -450,7 +530,11 @@ static void print_sock(const struct kpr_ruleset *rs, const struct kpr_sock *k)
  * kpr_print_holders() - name the sockets that hold reserved ports
  * @rs: the policy in force
  *
- * Prints nothing when no socket holds a port of @rs against it.
+ * Prints nothing when no socket holds a port of @rs against it; else the
+ * sockets of each kind (enum kpr_held_by) under a header of their own,
+ * in port order within it. When the descriptors of some processes could
+ * not be read, the holders named may not be all: a note says so, unless
+ * the header of the sockets whose holder is unknown already counts them.
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_HELD when a socket does.
  */
@@ -458,8 +542,10 @@ int kpr_print_holders(const struct kpr_ruleset *rs)
 {
 	static const char *const tables[] = { "tcp", "tcp6", "udp", "udp6",
 					      "udplite", "udplite6" };
+	size_t nr[KPR_HELD_BY_NR] = { 0 }, i, held = 0;
 	struct kpr_socks s = { 0 };
-	size_t i, held = 0;
+	enum kpr_held_by kind;
+	bool *out;
 
 	for (i = 0; i < ARRAY_SIZE(tables); i++)
 		read_inet_table(rs, &s, tables[i],
@@ -470,18 +556,29 @@ int kpr_print_holders(const struct kpr_ruleset *rs)
 		scan_processes(&s);
 	if (s.nr)
 		qsort(s.sock, s.nr, sizeof(*s.sock), sock_cmp);
+	/* Whether each socket is out of order; one more, never malloc(0). */
+	out = kpr_xmalloc((s.nr + 1) * sizeof(*out));
 	for (i = 0; i < s.nr; i++) {
-		if (in_order(rs, &s.sock[i]))
-			continue;
-		if (!held++)
-			printf("\n%s (%s):\n",
-			       "sockets on ports reserved for other programs",
-			       "bound before the policy; stop or restart them");
-		print_sock(rs, &s.sock[i]);
+		out[i] = !in_order(rs, &s.sock[i]);
+		if (out[i])
+			nr[held_by(&s, &s.sock[i])]++;
 	}
-	if (held && s.unreadable)
-		printf("  (the descriptors of %zu processes could not be read: run as root)\n",
-		       s.unreadable);
+	for (kind = 0; kind < KPR_HELD_BY_NR; kind++) {
+		if (!nr[kind])
+			continue;
+		held += nr[kind];
+		print_header(kind, s.unreadable);
+		for (i = 0; i < s.nr; i++)
+			if (out[i] && held_by(&s, &s.sock[i]) == kind)
+				print_sock(rs, &s.sock[i], kind);
+	}
+	if (nr[KPR_HELD_BY_PROCESS] && s.unreadable &&
+	    !nr[KPR_HELD_BY_UNKNOWN])
+		printf("  (other holders may be among the %zu %s %s%s)\n",
+		       s.unreadable, processes(s.unreadable),
+		       "whose descriptors could not be read",
+		       geteuid() ? "; run as root" : ", even as root");
+	free(out);
 	socks_free(&s);
 	return held ? KPR_EXIT_HELD : KPR_EXIT_OK;
 }

@@ -12,8 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kportreserve.h"
+
+/* The Makefile passes the version of debian/changelog. */
+#ifndef KPR_VERSION
+#define KPR_VERSION		"unknown"
+#endif
 
 static const char usage_text[] =
 "Usage: kportreserve [-s DIR] COMMAND [ARGS]\n"
@@ -23,27 +30,42 @@ static const char usage_text[] =
 "Commands:\n"
 "  check [-r] [FILE...]          check policy files offline, print FILE:LINE:\n"
 "                                for each bad line; without FILE, the files\n"
-"                                that load assembles; each program must be\n"
-"                                its own path on this machine, not a link\n"
-"                                (-r, --resolve: rewrite the files with the\n"
-"                                resolved paths)\n"
-"  load [-r] [FILE]              replace the policy in force with FILE (- for\n"
+"                                that load assembles; a program named by a\n"
+"                                link is fine: a note says where it leads\n"
+"                                (-r, --resolve: write the resolved paths in\n"
+"                                the files instead, which then no longer\n"
+"                                follow the link)\n"
+"  load [FILE]                   replace the policy in force with FILE (- for\n"
 "                                standard input); without FILE, with the\n"
 "                                policy files, in this order: the *.policy\n"
 "                                of " KPR_VENDOR_DIR "\n"
 "                                and " KPR_ADMIN_DIR " by\n"
 "                                name (/etc wins on equal names), then\n"
-"                                " KPR_MAIN_POLICY "\n"
+"                                " KPR_MAIN_POLICY ";\n"
+"                                a bad rule there is left out with a warning\n"
+"                                and the others loaded (exit 7); every load\n"
+"                                resolves links again\n"
+"  diff                          show what load without FILE would change,\n"
+"                                loading nothing: +RULE  (FILE:LINE) for each\n"
+"                                rule it would add, -RULE for each it would\n"
+"                                drop, then the counts; exit status as diff(1)\n"
+"                                (see below)\n"
 "  status                        show mode, lock, counters, the files the\n"
 "                                policy came from, reserved ports, denials\n"
 "                                and the sockets that hold reserved ports\n"
 "                                against the policy (load shows these too)\n"
-"  add [-r] PORTS[/PROTO] PROGRAM [QUALIFIER...]\n"
-"                                add a rule to the policy in force; a\n"
+"  add [-r] [--runtime] PORTS[/PROTO] PROGRAM [QUALIFIER...]\n"
+"                                add a rule to the policy in force and save\n"
+"                                it as written in\n"
+"                                " KPR_LOCAL_POLICY "\n"
+"                                (-r: save the resolved path, not the link;\n"
+"                                --runtime: do not save it); a\n"
 "                                QUALIFIER is uid=N[,N...], gid=N[,N...],\n"
 "                                cgroup=PATH or unit=NAME (its cgroup)\n"
-"  del PORTS[/PROTO] PROGRAM [QUALIFIER...]\n"
-"                                delete exactly that rule from the policy\n"
+"  del [--runtime] PORTS[/PROTO] PROGRAM [QUALIFIER...]\n"
+"                                delete exactly that rule from the policy in\n"
+"                                force and from that file (--runtime: from\n"
+"                                the policy in force only)\n"
 "  who PORT[/PROTO]              list the programs that may bind a port\n"
 "  import-portreserve [-p PROGRAM] [-m NAME=PROGRAM]... [-S SERVICES] [DIR]\n"
 "                                print rules for portreserve's files in DIR\n"
@@ -54,6 +76,7 @@ static const char usage_text[] =
 "                                $" KPR_SECURITYFS_ENV ", else\n"
 "                                " KPR_SECURITYFS_DEFAULT ")\n"
 "  -h, --help                    show this help and exit\n"
+"      --version                 show the version and exit\n"
 "\n"
 "Exit status:\n"
 "  0  success\n"
@@ -65,6 +88,11 @@ static const char usage_text[] =
 "  5  I/O error, or kportreserve is not available\n"
 "  6  status, or load after loading: a socket holds a reserved port for\n"
 "     a program the policy does not reserve it for\n"
+"  7  loaded with rules or files left out (load without FILE), each named\n"
+"     with FILE:LINE; every other rule is in force\n"
+"diff exits as diff(1) does: 0 when load would change nothing, 1 when it\n"
+"would add or drop a rule; 3 when load would load nothing (the files as a\n"
+"whole are over a limit), 5 when the policy in force cannot be read.\n"
 "\n"
 "See kportreserve(8).\n";
 
@@ -81,6 +109,7 @@ struct kpr_command {
 static const struct kpr_command commands[] = {
 	{ "check", kpr_cmd_check },
 	{ "load", kpr_cmd_load },
+	{ "diff", kpr_cmd_diff },
 	{ "status", kpr_cmd_status },
 	{ "add", kpr_cmd_add },
 	{ "del", kpr_cmd_del },
@@ -89,15 +118,48 @@ static const struct kpr_command commands[] = {
 };
 
 /**
- * kpr_err() - print an error message to standard error
- * @fmt: printf format of the message, without the trailing newline
+ * to_journal() - tell whether standard error is systemd's journal
+ *
+ * systemd sets JOURNAL_STREAM to "DEVICE:INODE" of the stream it connects
+ * a service's output to. Only when standard error is that stream does a
+ * line start with its priority (sd-daemon(3)'s "<N>" prefixes), which the
+ * journal strips; on a terminal or in a file they would be noise, and a
+ * child of the service whose standard error went elsewhere must not add
+ * them either.
+ *
+ * Return: true when lines written to standard error reach the journal.
  */
-void kpr_err(const char *fmt, ...)
+static bool to_journal(void)
+{
+	static int cached = -1;
+	unsigned long long dev, ino;
+	const char *env;
+	struct stat st;
+
+	if (cached >= 0)
+		return cached;
+	env = getenv("JOURNAL_STREAM");
+	cached = env && sscanf(env, "%llu:%llu", &dev, &ino) == 2 &&
+		 !fstat(STDERR_FILENO, &st) && st.st_dev == dev &&
+		 st.st_ino == ino;
+	return cached;
+}
+
+/**
+ * kpr_log() - print a message on standard error, at a priority
+ * @prio: its syslog priority; under systemd, the journal keeps it
+ * @fmt: printf format of the message, without the trailing newline
+ *
+ * kpr_err(), kpr_warn() and kpr_info() prefix the command's name; lines
+ * that name themselves, such as FILE:LINE: messages, come here directly.
+ */
+void kpr_log(enum kpr_prio prio, const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fputs("kportreserve: ", stderr);
+	if (to_journal())
+		fprintf(stderr, "<%d>", prio);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -158,6 +220,9 @@ int kpr_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
+	if (to_journal())
+		fprintf(stderr, "<%d>", KPR_PRIO_ERR);
 	fputs("kportreserve: ", stderr);
 	if (cmd)
 		fprintf(stderr, "%s: ", cmd);
@@ -184,40 +249,60 @@ int kpr_simple_options(int argc, char **argv)
 }
 
 /**
- * kpr_resolve_options() - parse the options of check, load and add
- * @ctx: receives --resolve (-r); NULL for a subcommand without it
+ * kpr_options() - parse the options of a subcommand
+ * @ctx: receives --resolve (-r) and --runtime; NULL when @which is 0
  * @argc: number of arguments, the subcommand's name included
  * @argv: the arguments; argv[0] is the subcommand's name
+ * @which: the options the subcommand takes besides --help (-h): a mask
+ *         of KPR_OPT_RESOLVE and KPR_OPT_RUNTIME
  *
  * On return optind indexes the first operand.
  *
  * Return: -1 to go on, or the exit code to return at once.
  */
-int kpr_resolve_options(struct kpr_ctx *ctx, int argc, char **argv)
+int kpr_options(struct kpr_ctx *ctx, int argc, char **argv,
+		unsigned int which)
 {
-	/* Without @ctx, from "help" on: no --resolve. */
-	static const struct option opts[] = {
-		{ "resolve", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct option opts[4] = { { "help", no_argument, NULL, 'h' } };
+	char letters[4] = "+h";
+	int c, n = 1;
 
+	if (which & KPR_OPT_RESOLVE) {
+		opts[n++] = (struct option){ "resolve", no_argument, NULL, 'r' };
+		strcat(letters, "r");
+	}
+	if (which & KPR_OPT_RUNTIME)
+		opts[n++] = (struct option){ "runtime", no_argument, NULL, 'R' };
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ctx ? "+hr" : "+h",
-				ctx ? opts : opts + 1, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return kpr_help();
 		case 'r':
 			ctx->resolve = true;
 			break;
+		case 'R':
+			ctx->runtime = true;
+			break;
 		default:
 			return kpr_bad_option(argv[0], c, argv[optind - 1]);
 		}
 	}
 	return -1;
+}
+
+/**
+ * kpr_resolve_options() - parse the options of check and load
+ * @ctx: receives --resolve (-r); NULL for a subcommand without it
+ * @argc: number of arguments, the subcommand's name included
+ * @argv: the arguments; argv[0] is the subcommand's name
+ *
+ * Return: -1 to go on, or the exit code to return at once.
+ */
+int kpr_resolve_options(struct kpr_ctx *ctx, int argc, char **argv)
+{
+	return kpr_options(ctx, argc, argv, ctx ? KPR_OPT_RESOLVE : 0);
 }
 
 /**
@@ -250,6 +335,13 @@ int kpr_help(void)
 	return KPR_EXIT_OK;
 }
 
+/* --version: one line, as the GNU coding standards have it. */
+static int print_version(void)
+{
+	printf("kportreserve %s\n", KPR_VERSION);
+	return KPR_EXIT_OK;
+}
+
 /**
  * global_options() - parse the options before the subcommand
  * @ctx: receives the securityfs directory
@@ -264,6 +356,7 @@ static int global_options(struct kpr_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "securityfs", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv(KPR_SECURITYFS_ENV);
@@ -278,6 +371,8 @@ static int global_options(struct kpr_ctx *ctx, int argc, char **argv)
 			break;
 		case 'h':
 			return kpr_help();
+		case 'V':
+			return print_version();
 		default:
 			return kpr_bad_option(NULL, c, argv[optind - 1]);
 		}
@@ -316,6 +411,8 @@ int main(int argc, char **argv)
 	struct kpr_ctx ctx = { 0 };
 	int ret;
 
+	/* Before any redirection: status silences standard error a while. */
+	to_journal();
 	ret = global_options(&ctx, argc, argv);
 	if (ret >= 0)
 		return flush_output(ret);

@@ -4,14 +4,16 @@
  *
  * The kernel matches a rule against the path of the binding task's
  * executable, as d_absolute_path() spells it: symbolic links resolved.
- * A rule that names a link (/usr/bin/python3 on Debian) or a path through
- * one (/bin/... on a merged-/usr system) therefore matches nobody. The
- * kernel cannot tell: the link may not exist when the policy loads, and
- * the language names paths, not files. So check, load and add resolve
- * each program here, on the machine the policy is for, before the kernel
- * sees it: a path through a link is an error that names the path it
- * resolves to (--resolve writes that one instead), a path that does not
- * exist yet a warning.
+ * A rule that names a link (/usr/bin/python3 on Debian, an alternative)
+ * or a path through one (/bin/... on a merged-/usr system) would match
+ * nobody as written. Administrators know programs by those names, and the
+ * file behind the name changes with upgrades (python3.11, then 3.13). So
+ * the policy files keep the name, and the command resolves each program
+ * here, on the machine the policy is for, at every load, before the
+ * kernel sees it: the kernel only ever gets real paths. "check" says
+ * where a link leads; "check --resolve" writes the resolved path into
+ * the file instead, only when asked. A path that does not exist yet is a
+ * warning: the rule allows nobody until it does.
  *
  * Paths are resolved under $KPORTRESERVE_ROOT when it is set, as if it
  * were the root directory: an absolute link restarts there.
@@ -172,12 +174,13 @@ int kpr_resolve_program(const char *path, char **resolved, bool *is_link)
 }
 
 /* A message about line @line of @file, or about the command line's rule. */
-static void report(const char *file, unsigned int line, const char *msg)
+static void report(enum kpr_prio prio, const char *file, unsigned int line,
+		   const char *msg)
 {
 	if (file)
-		kpr_print_parse_error(file, line, msg);
+		kpr_print_line(prio, file, line, msg);
 	else
-		kpr_err("%s", msg);
+		kpr_log(prio, "kportreserve: %s", msg);
 }
 
 /* Whether @path on this machine (under $KPORTRESERVE_ROOT) is a file. */
@@ -191,58 +194,161 @@ static bool regular_file(const char *path)
 	return reg;
 }
 
+/*
+ * Whether someone other than root may replace what @st describes: its
+ * owner, or its group or everyone, when they may write it. A directory
+ * with the sticky bit (/tmp) lets nobody replace another's file.
+ */
+static bool others_may_write(const struct stat *st)
+{
+	if (st->st_uid != 0)
+		return true;
+	if (S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))
+		return false;
+	return (st->st_mode & 0002) || ((st->st_mode & 0020) && st->st_gid != 0);
+}
+
+/**
+ * replaceable_by() - find what lets a user other than root replace a file
+ * @path: the program's resolved path, which exists
+ *
+ * The threat model lists only programs that only root may change: whoever
+ * may replace the file, or rename an entry in a directory on its way,
+ * may run their own code under the name the rule trusts.
+ *
+ * Return: the first such path (the file, or a directory on its way), to
+ * free(); NULL when only root may replace it.
+ */
+static char *replaceable_by(const char *path)
+{
+	size_t i, n = strlen(path);
+	char *prefix, *real;
+	struct stat st;
+	bool weak;
+
+	/* "/", "/usr", "/usr/bin", then the file itself. */
+	for (i = 0; i <= n; i++) {
+		if (i < n && path[i] != '/')
+			continue;
+		prefix = i ? kpr_xasprintf("%.*s", (int)i, path) :
+			     kpr_xstrdup("/");
+		real = kpr_root_path(prefix);
+		weak = !stat(real, &st) && others_may_write(&st);
+		free(real);
+		if (weak)
+			return prefix;
+		free(prefix);
+	}
+	return NULL;
+}
+
+/**
+ * program_trouble() - what makes a program unusable in a rule
+ * @path: the program as the rule names it
+ * @real: the path it resolves to
+ * @err: what kpr_resolve_program() returned
+ *
+ * Return: the message, to free(), or NULL when the rule can be applied.
+ */
+static char *program_trouble(const char *path, const char *real, int err)
+{
+	if (err == -ELOOP)
+		return kpr_xasprintf("%s: %s", path,
+				     "too many symbolic links (a loop): no program runs from it");
+	if (!err && !regular_file(real))
+		return kpr_xasprintf("%s is not a regular file, so no program runs from it",
+				     path);
+	return NULL;
+}
+
 /**
  * check_program() - judge the program of one rule
+ * @p: how to judge, and the figures to add to
  * @file: the policy's name, for messages; NULL for the command line's
  * @line: the rule's line
  * @path: the decoded path
- * @resolve: write the resolved path instead of refusing a link
  * @resolved: receives the path to write instead, to free(), when the
- *            rule names a link and @resolve is set; else NULL
+ *            rule names a link and @p asks for resolved paths; else NULL
  *
- * Return: KPR_EXIT_OK (perhaps after a warning), or KPR_EXIT_POLICY after
- * an error.
+ * Return: KPR_EXIT_OK (perhaps after a warning or a note), or
+ * KPR_EXIT_POLICY after an error; with @p->lenient, an error is a
+ * warning and the rule is counted in @p->left_out.
  */
-static int check_program(const char *file, unsigned int line,
-			 const char *path, bool resolve, char **resolved)
+static int check_program(struct kpr_programs *p, const char *file,
+			 unsigned int line, const char *path, char **resolved)
 {
+	bool resolve = p->resolve || p->load, is_link;
+	char *real, *msg, *writable = NULL;
 	int ret = KPR_EXIT_OK, err;
-	char *real, *msg = NULL;
-	bool is_link;
 
 	*resolved = NULL;
 	err = kpr_resolve_program(path, &real, &is_link);
-	if (err == -ELOOP) {
-		msg = kpr_xasprintf("%s: too many symbolic links (a loop): no program runs from it",
-				    path);
-		ret = KPR_EXIT_POLICY;
-	} else if (!err && !regular_file(real)) {
-		msg = kpr_xasprintf("%s is not a regular file, so no program runs from it",
-				    path);
-		ret = KPR_EXIT_POLICY;
-	} else if (is_link && resolve) {
+	msg = program_trouble(path, real, err);
+	if (msg) {
+		ret = p->lenient ? KPR_EXIT_OK : KPR_EXIT_POLICY;
+		if (p->lenient) {
+			char *more = kpr_xasprintf("%s; the rule is left out", msg);
+
+			free(msg);
+			msg = more;
+			p->left_out++;
+		}
+		report(p->lenient ? KPR_PRIO_WARNING : KPR_PRIO_ERR, file,
+		       line, msg);
+		free(msg);
+		free(real);
+		return ret;
+	}
+	if (is_link && p->load) {
+		msg = kpr_xasprintf("%s resolves to %s", path, real);
+		report(KPR_PRIO_INFO, file, line, msg);
+		free(msg);
+	} else if (is_link && p->resolve) {
 		/* On standard error: "check -r -" prints the policy. */
 		msg = kpr_xasprintf("%s is a symbolic link: writing %s", path,
 				    real);
-		*resolved = real;
-		real = NULL;
+		report(KPR_PRIO_NOTICE, file, line, msg);
+		free(msg);
 	} else if (is_link) {
-		msg = kpr_xasprintf("%s %s: %s %s; write %s (--resolve does)",
-				    path,
-				    "is a symbolic link, or in a directory that is one",
-				    "the kernel sees that program as", real, real);
-		ret = KPR_EXIT_POLICY;
-	} else if (err == -ENOENT) {
-		msg = kpr_xasprintf("warning: %s does not exist (yet): %s", path,
-				    "the rule allows nobody until it does");
+		msg = kpr_xasprintf("note: %s is a symbolic link to %s, %s",
+				    path, real,
+				    "which the kernel matches; every load resolves it again");
+		report(KPR_PRIO_NOTICE, file, line, msg);
+		free(msg);
+	}
+	if (err == -ENOENT) {
+		p->missing++;
+		if (!p->first_missing)
+			p->first_missing = file ?
+				kpr_xasprintf("%s:%u: %s", file, line, path) :
+				kpr_xstrdup(path);
+		if (!p->load) {
+			msg = kpr_xasprintf("warning: %s does not exist (yet): %s",
+					    path,
+					    "the rule allows nobody until it does");
+			report(KPR_PRIO_WARNING, file, line, msg);
+			free(msg);
+		}
 	} else if (err) {
 		msg = kpr_xasprintf("warning: %s cannot be resolved: %s", path,
 				    strerror(-err));
+		report(KPR_PRIO_WARNING, file, line, msg);
+		free(msg);
+	} else {
+		writable = replaceable_by(real);
 	}
-	if (msg)
-		report(file, line, msg);
-	free(msg);
-	free(real);
+	if (writable) {
+		msg = kpr_xasprintf("warning: %s can be replaced by a user other than root (%s %s",
+				    path, writable,
+				    "is not root's alone), who would then get its ports");
+		report(KPR_PRIO_WARNING, file, line, msg);
+		free(msg);
+		free(writable);
+	}
+	if (is_link && resolve)
+		*resolved = real;
+	else
+		free(real);
 	return ret;
 }
 
@@ -258,14 +364,30 @@ static const char *program_field(const char *line, size_t *len)
 	return p;
 }
 
+/* @line with its program field replaced by @path, to free(). */
+static char *replace_program(const char *line, const char *path)
+{
+	size_t len = kpr_format_path(path, strlen(path), NULL, 0);
+	char *field = kpr_xmalloc(len + 1), *out;
+	const char *p;
+
+	kpr_format_path(path, strlen(path), field, len);
+	field[len] = '\0';
+	p = program_field(line, &len);
+	out = kpr_xasprintf("%.*s%s%s", (int)(p - line), line, field, p + len);
+	free(field);
+	return out;
+}
+
 /**
  * check_line() - check the program of one line of a policy
+ * @p: how to judge, and the figures to add to
  * @file: the policy's name, for messages, or NULL
  * @nr: the line's number
  * @line: the line, NUL-terminated, without its newline
- * @resolve: write the resolved path instead of refusing a link
- * @out: receives the line with the resolved path when @resolve is set and
- *       the program is a link, to free(); else NULL
+ * @out: receives the line to use instead, to free(): with the resolved
+ *       path when the program is a link that @p resolves, empty when a
+ *       lenient check leaves the rule out; else NULL
  *
  * The line is parsed alone, by the kernel's parser, for its program, its
  * unit= spelled as cgroup=; a line that does not parse was reported by
@@ -273,15 +395,14 @@ static const char *program_field(const char *line, size_t *len)
  *
  * Return: KPR_EXIT_OK or KPR_EXIT_POLICY.
  */
-static int check_line(const char *file, unsigned int nr, const char *line,
-		      bool resolve, char **out)
+static int check_line(struct kpr_programs *p, const char *file,
+		      unsigned int nr, const char *line, char **out)
 {
+	unsigned int err_line, left_out = p->left_out;
 	struct kpr_ruleset rs = { 0 };
-	const struct kpr_program *prog;
-	char *resolved, *field, *units;
-	unsigned int err_line;
-	const char *msg, *p;
+	char *resolved, *units;
 	int ret = KPR_EXIT_OK, err;
+	const char *msg;
 	size_t len;
 
 	*out = NULL;
@@ -291,18 +412,11 @@ static int check_line(const char *file, unsigned int nr, const char *line,
 	free(units);
 	if (err || !rs.nr_rules || rs.rules[0].prog->kernel)
 		goto out;
-	prog = rs.rules[0].prog;
-	ret = check_program(file, nr, prog->path, resolve, &resolved);
-	if (!resolved)
-		goto out;
-	len = kpr_format_path(resolved, strlen(resolved), NULL, 0);
-	field = kpr_xmalloc(len + 1);
-	kpr_format_path(resolved, strlen(resolved), field, len);
-	field[len] = '\0';
-	p = program_field(line, &len);
-	*out = kpr_xasprintf("%.*s%s%s", (int)(p - line), line, field,
-			     p + len);
-	free(field);
+	ret = check_program(p, file, nr, rs.rules[0].prog->path, &resolved);
+	if (p->left_out != left_out)
+		*out = kpr_xstrdup("");
+	else if (resolved)
+		*out = replace_program(line, resolved);
 	free(resolved);
 out:
 	kpr_ruleset_destroy(&rs);
@@ -311,24 +425,26 @@ out:
 
 /**
  * kpr_check_programs() - check every program of a policy on this machine
+ * @p: how to judge (struct kpr_programs), and the figures to add to
  * @file: the policy's name, for messages; NULL for the rules of the
  *        command line
  * @text: the policy, which the parser accepted
  * @len: its length
- * @resolve: write the resolved path instead of refusing a link
- * @fixed: receives, when @resolve is set and a program was a link, the
- *         policy with each such program replaced by its resolved path, to
- *         free(); else NULL
+ * @fixed: receives, when a line changed (a link resolved, a rule left
+ *         out), the policy with those lines changed, to free(); else NULL
  * @fixed_len: receives the length of *@fixed
  *
  * Every line is checked, so that every bad program is reported. Lines,
- * comments and blanks are kept as they are but for the program's field.
+ * comments and blanks are kept as they are but for the program's field;
+ * a rule left out becomes an empty line, so that the lines after it keep
+ * their numbers.
  *
- * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY when a program names a link
- * (without @resolve) or no regular file.
+ * Return: KPR_EXIT_OK, or KPR_EXIT_POLICY when a program names no regular
+ * file and @p is not lenient.
  */
-int kpr_check_programs(const char *file, const char *text, size_t len,
-		       bool resolve, char **fixed, size_t *fixed_len)
+int kpr_check_programs(struct kpr_programs *p, const char *file,
+		       const char *text, size_t len, char **fixed,
+		       size_t *fixed_len)
 {
 	char *copy = kpr_xmalloc(len + 1), *out = NULL;
 	size_t size = 0, start, end;
@@ -348,7 +464,7 @@ int kpr_check_programs(const char *file, const char *text, size_t len,
 		/* The parser accepted @text: it has no NUL byte. */
 		end = start + strcspn(copy + start, "\n");
 		copy[end] = '\0';
-		r = check_line(file, ++nr, copy + start, resolve, &newer);
+		r = check_line(p, file, ++nr, copy + start, &newer);
 		if (r > ret)
 			ret = r;
 		fputs(newer ? newer : copy + start, f);
@@ -369,4 +485,23 @@ int kpr_check_programs(const char *file, const char *text, size_t len,
 		free(out);
 	}
 	return ret;
+}
+
+/**
+ * kpr_programs_summary() - say once how many programs do not exist yet
+ * @p: the figures of a load
+ *
+ * At boot a policy may name programs of packages not installed: one line
+ * says so, and "kportreserve check" lists them.
+ */
+void kpr_programs_summary(const struct kpr_programs *p)
+{
+	if (!p->missing)
+		return;
+	if (p->missing == 1)
+		kpr_warn("%s does not exist (yet): its rule allows nobody until it does",
+			 p->first_missing);
+	else
+		kpr_warn("%u rules name a program that does not exist (yet), the first %s: they allow nobody until it does; 'kportreserve check' lists them",
+			 p->missing, p->first_missing);
 }

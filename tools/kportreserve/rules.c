@@ -15,6 +15,21 @@
 #include "kportreserve.h"
 
 /**
+ * kpr_print_line() - print a message about a line of a policy file
+ * @prio: its priority: an error, a warning (a rule left out), a note
+ * @file: the file's name
+ * @line: the number of the line
+ * @msg: what there is to say about it
+ *
+ * As compilers do, "FILE:LINE: MSG", so that editors can jump there.
+ */
+void kpr_print_line(enum kpr_prio prio, const char *file, unsigned int line,
+		    const char *msg)
+{
+	kpr_log(prio, "%s:%u: %s", file, line, msg);
+}
+
+/**
  * kpr_print_parse_error() - print a policy error as compilers do
  * @file: the file's name
  * @line: the number of the bad line
@@ -23,8 +38,7 @@
 void kpr_print_parse_error(const char *file, unsigned int line,
 			   const char *msg)
 {
-	fflush(stdout);
-	fprintf(stderr, "%s:%u: %s\n", file, line, msg);
+	kpr_print_line(KPR_PRIO_ERR, file, line, msg);
 }
 
 /**
@@ -95,8 +109,15 @@ char *kpr_encode_arg(const char *arg)
 	return field;
 }
 
-/* The arguments, encoded and joined by spaces into one policy line. */
-static char *join_args(int argc, char **argv, size_t *len)
+/**
+ * kpr_join_args() - command-line arguments as one policy line
+ * @argc: number of arguments
+ * @argv: the arguments, each encoded as one field (kpr_encode_arg())
+ * @len: receives the length of the line, or NULL
+ *
+ * Return: the fields joined by spaces, to free().
+ */
+char *kpr_join_args(int argc, char **argv, size_t *len)
 {
 	char *line = kpr_xstrdup(""), *field, *longer;
 	int i;
@@ -108,7 +129,8 @@ static char *join_args(int argc, char **argv, size_t *len)
 		free(line);
 		line = longer;
 	}
-	*len = strlen(line);
+	if (len)
+		*len = strlen(line);
 	return line;
 }
 
@@ -130,7 +152,7 @@ int kpr_parse_rule_args(int argc, char **argv, struct kpr_ruleset *rs,
 	unsigned int err_line;
 	const char *msg;
 	size_t len, units_len;
-	char *text = join_args(argc, argv, &len), *units;
+	char *text = kpr_join_args(argc, argv, &len), *units;
 	int ret = KPR_EXIT_OK;
 
 	kpr_spell_units(text, len, &units, &units_len);

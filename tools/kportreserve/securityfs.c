@@ -109,17 +109,49 @@ void kpr_buf_free(struct kpr_buf *buf)
 	buf->len = 0;
 }
 
+/**
+ * active_lsms() - the LSMs the running kernel has active
+ *
+ * Read from securityfs's "lsm" file (under $KPORTRESERVE_ROOT when set),
+ * so that a kernel without kportreserve is named as such rather than
+ * guessed at.
+ *
+ * Return: the comma-separated list, to free(), or NULL when unknown.
+ */
+static char *active_lsms(void)
+{
+	char *path = kpr_root_path("/sys/kernel/security/lsm");
+	struct kpr_buf buf;
+
+	if (kpr_read_path(path, &buf)) {
+		free(path);
+		return NULL;
+	}
+	free(path);
+	buf.text[strcspn(buf.text, "\n")] = '\0';
+	return buf.text;
+}
+
 /* Say why a file of the directory is missing, when the directory is. */
 static void complain(const struct kpr_ctx *ctx, const char *path, int err)
 {
 	struct stat st;
+	char *lsms;
+	int why;
 
-	if (err == -ENOENT && stat(ctx->dir, &st)) {
-		kpr_err("%s: %s (is kportreserve in lsm= and securityfs mounted?)",
-			ctx->dir, strerror(errno));
+	if (err != -ENOENT || !stat(ctx->dir, &st)) {
+		kpr_err("%s: %s", path, strerror(-err));
 		return;
 	}
-	kpr_err("%s: %s", path, strerror(-err));
+	why = errno;
+	lsms = active_lsms();
+	if (lsms && !strstr(lsms, "kportreserve"))
+		kpr_err("%s: %s: kportreserve is not active in this kernel (its LSMs: %s; boot with kportreserve in lsm=)",
+			ctx->dir, strerror(why), lsms);
+	else
+		kpr_err("%s: %s (is kportreserve in lsm= and securityfs mounted?)",
+			ctx->dir, strerror(why));
+	free(lsms);
 }
 
 /**

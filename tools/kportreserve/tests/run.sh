@@ -194,7 +194,7 @@ t "--help exits 0" 0 "$K" --help
 t_true "--help documents every exit code" sh -c '
 	"$1" --help >"$2/help" &&
 	for c in "0  success" "1  a policy" "2  usage" "3  the kernel refused" \
-		 "4  the policy kept changing" "5  I/O error"; do
+		 "4  the policy kept changing" "5  I/O error" "7  loaded"; do
 		grep -q "^  $c" "$2/help" || exit 1
 	done' sh "$K" "$tmp"
 want_err <<'EOF'
@@ -500,6 +500,16 @@ status_files() {
 
 mkdir -p "$root/run"
 fake_fs "$fs"
+want_err <<'EOF'
+kportreserve: the policy files hold no rule: the policy in force, which they did not load (the kernel's boot policy), stays
+EOF
+t "files without a rule keep a policy they did not load (a boot policy)" 0 \
+	"$K" -s "$fs" load
+: | want
+t_file "files without a rule loaded nothing over the boot policy" "$fs/load"
+# Once this boot loaded the files, they are the policy: no rule, none.
+mkdir -p "$root/run/kportreserve"
+echo "generation 2" >"$sources"
 want <<'EOF'
 loaded the empty policy (no policy files): generation 3, rules 2, ports 101
 EOF
@@ -533,8 +543,13 @@ loaded the policy of 5 files: generation 3, rules 2, ports 101
   $admin/30-mail.policy
   $main
 EOF
+want_err <<EOF
+kportreserve: warning: $admin/README is not read: only *.policy files are drop-ins
+kportreserve: warning: $admin/old.policy~ is not read: only *.policy files are drop-ins
+EOF
 t "load assembles the policy files in name order, then the policy" 0 \
 	"$K" -s "$fs" load
+rm "$admin/README" "$admin/old.policy~"
 want <<'EOF'
 53 /usr/sbin/named
 9000 /opt/app/bin/server
@@ -581,22 +596,47 @@ close
 EOF
 t_file "load wrote the assembled policy in one write()" "$tmp/writes"
 
-# A refused set: every bad line of every file, and nothing loaded.
+# Bad lines: each is named and left out, and every other rule loads, so
+# that a boot never comes up with nothing reserved; exit 7 says so.
 printf '80/tcp /usr/sbin/nginx\n80/tcp nginx\n' >"$vendor/20-nginx.policy"
 printf '9000 /opt/app/bin/server\n0 /x\n\n70000 /y\n' >"$admin/15-app.policy"
 fake_fs "$fs"
+any_out
 want_err <<EOF
-$admin/15-app.policy:2: port must be a number from 1 to 65535
-$admin/15-app.policy:4: port must be a number from 1 to 65535
-$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>
-kportreserve: nothing was loaded; the policy in force is unchanged
+$admin/15-app.policy:2: port must be a number from 1 to 65535; the rule is left out
+$admin/15-app.policy:4: port must be a number from 1 to 65535; the rule is left out
+$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>; the rule is left out
+kportreserve: warning: loaded with 3 rules and 0 files left out (named above); every other rule is in force
 EOF
-t "a bad policy file: FILE:LINE for each error, exit 1" 1 "$K" -s "$fs" load
+t "bad lines: FILE:LINE for each, left out, the rest loaded, exit 7" 7 \
+	"$K" -s "$fs" load
 want <<'EOF'
+53 /usr/sbin/named
+9000 /opt/app/bin/server
+
+
+
 80/tcp /usr/sbin/nginx
-8000-8099 /opt/app/bin/server
+
+25/tcp /usr/sbin/postfix
+443/tcp /usr/sbin/nginx
 EOF
-t_file "a bad policy file loaded nothing" "$fs/policy"
+t_file "bad lines: every other rule loaded, line numbers kept" "$fs/policy"
+# Under systemd, every line carries its priority for the journal.
+fake_fs "$fs"
+sh -c 'JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$@"' sh \
+	"$K" -s "$fs" load >/dev/null 2>"$tmp/journal.err"
+want <<EOF
+<4>$admin/15-app.policy:2: port must be a number from 1 to 65535; the rule is left out
+<4>$admin/15-app.policy:4: port must be a number from 1 to 65535; the rule is left out
+<4>$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>; the rule is left out
+<4>kportreserve: warning: loaded with 3 rules and 0 files left out (named above); every other rule is in force
+EOF
+t_file "under the journal (JOURNAL_STREAM), lines carry their priority" \
+	"$tmp/journal.err"
+JOURNAL_STREAM=1:1 "$K" -s "$fs" load >/dev/null 2>"$tmp/journal.err"
+t_true "another stream than the journal's gets no priorities" \
+	sh -c '! grep -q "^<" "$1"' sh "$tmp/journal.err"
 want_err <<EOF
 $admin/15-app.policy:2: port must be a number from 1 to 65535
 $admin/15-app.policy:4: port must be a number from 1 to 65535
@@ -604,18 +644,36 @@ $vendor/20-nginx.policy:2: program must be an absolute path or <kernel>
 EOF
 t "check without a file checks the policy files" 1 "$K" check
 mkdir "$admin/50-dir.policy"
+any_out
 want_err <<EOF
-$admin/15-app.policy:2: port must be a number from 1 to 65535
-$admin/15-app.policy:4: port must be a number from 1 to 65535
-$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>
-kportreserve: $admin/50-dir.policy: Is a directory
-kportreserve: nothing was loaded; the policy in force is unchanged
+$admin/15-app.policy:2: port must be a number from 1 to 65535; the rule is left out
+$admin/15-app.policy:4: port must be a number from 1 to 65535; the rule is left out
+$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>; the rule is left out
+kportreserve: warning: $admin/50-dir.policy: Is a directory; the whole file is left out
+kportreserve: warning: loaded with 3 rules and 1 file left out (named above); every other rule is in force
 EOF
-t "an unreadable policy file: exit 5, nothing loaded" 5 "$K" -s "$fs" load
+t "an unreadable policy file is left out, the others load: exit 7" 7 \
+	"$K" -s "$fs" load
 rmdir "$admin/50-dir.policy"
 printf '80/tcp /usr/sbin/nginx\n' >"$vendor/20-nginx.policy"
 printf '9000 /opt/app/bin/server\n' >"$admin/15-app.policy"
 t "check without a file: silent when the files are valid" 0 "$K" check
+rm -rf "$tmp/nofs"
+want_err <<EOF
+kportreserve: $tmp/nofs: No such file or directory (is kportreserve in lsm= and securityfs mounted?)
+kportreserve: nothing was loaded; the policy in force is unchanged
+EOF
+t "load of the files without kportreserve: exit 5, nothing loaded" 5 \
+	"$K" -s "$tmp/nofs" load
+mkdir -p "$root/sys/kernel/security"
+echo "lockdown,capability,landlock,yama,apparmor,bpf" >"$root/sys/kernel/security/lsm"
+want_err <<EOF
+kportreserve: $tmp/nofs: No such file or directory: kportreserve is not active in this kernel (its LSMs: lockdown,capability,landlock,yama,apparmor,bpf; boot with kportreserve in lsm=)
+kportreserve: nothing was loaded; the policy in force is unchanged
+EOF
+t "load on a kernel without kportreserve names the LSMs it has" 5 \
+	"$K" -s "$tmp/nofs" load
+rm -r "$root/sys"
 
 # Another load (add, del, load FILE, a write) makes the record stale.
 sed 's/^generation .*/generation 4/' "$fs/stats" >"$fs/stats.new"
@@ -631,9 +689,14 @@ make_programs
 
 # --- add and del ---------------------------------------------------------
 
+# add and del change the policy in force, then the file of their own that
+# every load reads (local.c), unless --runtime.
+local=$root/etc/kportreserve/policy.d/local.policy
+saved="saved in $local"
 fake_fs "$fs"
-want <<'EOF'
+want <<EOF
 added: 443/tcp /usr/sbin/nginx
+$saved
 EOF
 t "add: exit 0" 0 "$K" -s "$fs" add 443/tcp /usr/sbin/nginx
 want <<'EOF'
@@ -654,35 +717,50 @@ already in the policy: 443/tcp /usr/sbin/nginx
 EOF
 t "add of a rule already there: exit 0, nothing written" 0 \
 	"$K" -s "$fs" add 443/tcp /usr/sbin/nginx
-want <<'EOF'
-added: 22 /usr/sbin/my\040sshd
+want <<EOF
+added: 22 /usr/sbin/my\\040sshd
+$saved
 EOF
 t "add escapes white space in the program" 0 \
 	"$K" -s "$fs" add 22 "/usr/sbin/my sshd"
 want <<'EOF'
-deleted: 22 /usr/sbin/my\040sshd
+# Written by "kportreserve add" and "kportreserve del"; edits by hand
+# are kept. See kportreserve.policy(5).
+443/tcp /usr/sbin/nginx
+22 /usr/sbin/my\040sshd
+EOF
+t_file "add saved each rule as written, in a file of its own" "$local"
+want <<EOF
+deleted: 22 /usr/sbin/my\\040sshd
+$saved
 EOF
 t "del with the program escaped by hand" 0 \
 	"$K" -s "$fs" del 22 '/usr/sbin/my\040sshd'
-want <<'EOF'
+want <<EOF
 deleted: 443/tcp /usr/sbin/nginx
+$saved
 EOF
 t "del: exit 0" 0 "$K" -s "$fs" del 443/tcp /usr/sbin/nginx
+want <<'EOF'
+# Written by "kportreserve add" and "kportreserve del"; edits by hand
+# are kept. See kportreserve.policy(5).
+EOF
+t_file "del took the rules out of the file, and kept its comments" "$local"
 want <<'EOF'
 80/tcp /usr/sbin/nginx
 8000-8099 /opt/app/bin/server
 EOF
 t_file "add then del gives the policy back" "$fs/policy"
-want_err <<'EOF'
-kportreserve: no rule '443/tcp /usr/sbin/nginx' in the policy in force
+want_err <<EOF
+kportreserve: no rule '443/tcp /usr/sbin/nginx' in the policy in force or in $local
 EOF
 t "del of a missing rule: exit 1" 1 "$K" -s "$fs" del 443/tcp /usr/sbin/nginx
-want_err <<'EOF'
-kportreserve: no rule '80 /usr/sbin/nginx' in the policy in force
+want_err <<EOF
+kportreserve: no rule '80 /usr/sbin/nginx' in the policy in force or in $local
 EOF
 t "del matches the protocol exactly" 1 "$K" -s "$fs" del 80 /usr/sbin/nginx
-want_err <<'EOF'
-kportreserve: no rule '8000-8098 /opt/app/bin/server' in the policy in force
+want_err <<EOF
+kportreserve: no rule '8000-8098 /opt/app/bin/server' in the policy in force or in $local
 EOF
 t "del matches the range exactly" 1 \
 	"$K" -s "$fs" del 8000-8098 /opt/app/bin/server
@@ -701,8 +779,9 @@ want <<'EOF'
 EOF
 t_file "failed edits changed nothing" "$fs/policy"
 
-want <<'EOF'
+want <<EOF
 added: 25/tcp /usr/sbin/exim uid=0 gid=8
+$saved
 EOF
 t "add with qualifiers" 0 \
 	"$K" -s "$fs" add 25/tcp /usr/sbin/exim gid=8 uid=0
@@ -729,13 +808,14 @@ PORT     DENIED  WOULD_DENY  LAST_PID  LAST_EXE
 80/udp   1       1           77        /opt/my\040app
 EOF
 t "status shows qualifiers" 0 "$K" -s "$fs" status
-want_err <<'EOF'
-kportreserve: no rule '25/tcp /usr/sbin/exim uid=0' in the policy in force
+want_err <<EOF
+kportreserve: no rule '25/tcp /usr/sbin/exim uid=0' in the policy in force or in $local
 EOF
 t "del matches qualifiers exactly" 1 \
 	"$K" -s "$fs" del 25/tcp /usr/sbin/exim uid=0
-want <<'EOF'
+want <<EOF
 deleted: 25/tcp /usr/sbin/exim uid=0 gid=8
+$saved
 EOF
 t "del with qualifiers" 0 \
 	"$K" -s "$fs" del 25/tcp /usr/sbin/exim uid=0 gid=8
@@ -760,8 +840,9 @@ mv "$fs/stats.new" "$fs/stats"
 EOF
 again="kportreserve: another policy was loaded during the edit"
 fake_fs "$fs"
-want <<'EOF'
+want <<EOF
 added: 443/tcp /usr/sbin/nginx
+$saved
 EOF
 want_err <<EOF
 $again; trying again
@@ -812,8 +893,9 @@ mkfifo "$fs/policy"
 	cat "$tmp/policy"
 } >"$fs/policy" &
 writer=$!
-want <<'EOF'
+want <<EOF
 added: 1 /x
+$saved
 EOF
 want_err <<EOF
 $again; trying again
@@ -835,6 +917,9 @@ fake_fs "$fs"
 want <<'EOF'
 deleted: 80/tcp /usr/sbin/nginx
 EOF
+want_err <<EOF
+kportreserve: note: '80/tcp /usr/sbin/nginx' was not in $local; if another policy file has it, the next load brings it back
+EOF
 t "del through the fake conditional load" 0 \
 	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx
 want <<'EOF'
@@ -844,6 +929,7 @@ t_file "del's conditional load wrote the policy" "$fs/policy"
 want <<'EOF'
 deleted: 8000-8099 /opt/app/bin/server
 EOF
+any_err
 t "del of the last rule" 0 \
 	"$K" -s "$fs" del 8000-8099 /opt/app/bin/server
 printf 'generation 3\n\n' | want
@@ -876,16 +962,17 @@ want_err <<EOF
 kportreserve: $locked
 EOF
 t "add while locked: exit 3" 3 "$K" -s "$fs" add 1 /x
-want <<'EOF'
+want <<EOF
 already in the policy: 80/tcp /usr/sbin/nginx
+$saved
 EOF
-t "add of a rule already there while locked: exit 0" 0 \
+t "add of a rule already there while locked: exit 0, saved" 0 \
 	"$K" -s "$fs" add 80/tcp /usr/sbin/nginx
-want_err <<'EOF'
-kportreserve: no rule '1 /x' in the policy in force
+want_err <<EOF
+kportreserve: no rule '2 /y' in the policy in force or in $local
 EOF
 t "del of a missing rule while locked: exit 1" 1 \
-	"$K" -s "$fs" del 1 /x
+	"$K" -s "$fs" del 2 /y
 fake_fs "$fs"
 want_err <<EOF
 kportreserve: $locked
@@ -923,38 +1010,43 @@ sed 's|/usr/bin/python3 |/usr/bin/python3.13 |; s|/bin3/python3.13$|/usr/bin/pyt
 for l in 2:/usr/bin/python3 3:/bin3/python3.13 4:/usr/bin/py; do
 	echo "$tmp/links.pol:${l%%:*}: ${l#*:} is a symbolic link: writing /usr/bin/python3.13"
 done >"$tmp/links.notes"
-m="is a symbolic link, or in a directory that is one: the kernel sees that program as"
-r="/usr/bin/python3.13; write /usr/bin/python3.13 (--resolve does)"
+for l in 2:/usr/bin/python3 3:/bin3/python3.13 4:/usr/bin/py; do
+	echo "$tmp/links.pol:${l%%:*}: ${l#*:} resolves to /usr/bin/python3.13"
+done >"$tmp/links.loaded"
+# A rule may name a link, as administrators know programs: check says
+# where it leads, every load resolves it, the file keeps the name.
+m="is a symbolic link to /usr/bin/python3.13, which the kernel matches; every load resolves it again"
 want_err <<EOF
-$tmp/links.pol:2: /usr/bin/python3 $m $r
-$tmp/links.pol:3: /bin3/python3.13 $m $r
-$tmp/links.pol:4: /usr/bin/py $m $r
+$tmp/links.pol:2: note: /usr/bin/python3 $m
+$tmp/links.pol:3: note: /bin3/python3.13 $m
+$tmp/links.pol:4: note: /usr/bin/py $m
 EOF
-t "check refuses a program that is a link or behind one: FILE:LINE, the real path" 1 \
+t "check accepts a link, and says where it leads: FILE:LINE, the real path" 0 \
 	"$K" check "$tmp/links.pol"
 fake_fs "$fs"
-want_err <<EOF
-$tmp/links.pol:2: /usr/bin/python3 $m $r
-$tmp/links.pol:3: /bin3/python3.13 $m $r
-$tmp/links.pol:4: /usr/bin/py $m $r
-kportreserve: nothing was loaded; $kept
+want_err <"$tmp/links.loaded"
+want <<EOF
+loaded $tmp/links.pol: generation 3, rules 2, ports 101
 EOF
-t "load of a file that names a link: exit 1, nothing loaded" 1 \
+t "load of a file that names a link loads the path it resolves to" 0 \
 	"$K" -s "$fs" load "$tmp/links.pol"
-want <<'EOF'
-80/tcp /usr/sbin/nginx
-8000-8099 /opt/app/bin/server
-EOF
-t_file "load of a file that names a link loaded nothing" "$fs/policy"
-want_err <"$tmp/links.notes"
+want <"$tmp/links.resolved"
+t_file "load resolved the links, comments and all" "$fs/load"
+t_true "load left the file alone" cmp "$tmp/links.pol" "$tmp/links.orig"
+# The link moves, as an upgrade moves it: the next load follows.
+: >"$root/usr/bin/python3.14"
+ln -sfn python3.14 "$root/usr/bin/python3"
+"$K" -s "$fs" load "$tmp/links.pol" >/dev/null 2>&1
+t_true "after an upgrade moved the link, a load follows it" \
+	grep -qx "8080/tcp /usr/bin/python3.14 uid=1000 # my app" "$fs/load"
+ln -sfn python3.13 "$root/usr/bin/python3"
+rm "$root/usr/bin/python3.14"
+want_err <"$tmp/links.loaded"
 want <<EOF
 loaded $tmp/links.pol: generation 3, rules 2, ports 101
 EOF
 t "load --resolve loads the resolved paths" 0 \
 	"$K" -s "$fs" load --resolve "$tmp/links.pol"
-want <"$tmp/links.resolved"
-t_file "load --resolve wrote the resolved paths, comments and all" "$fs/load"
-t_true "load --resolve left the file alone" cmp "$tmp/links.pol" "$tmp/links.orig"
 want_err <"$tmp/links.notes"
 t "check -r rewrites the file with the resolved paths" 0 \
 	"$K" check -r "$tmp/links.pol"
@@ -975,10 +1067,11 @@ printf '9000 /opt/later/bin/server\n9001 /bin3/later\n9002 /usr/sbin\n' \
 w="does not exist (yet): the rule allows nobody until it does"
 want_err <<EOF
 $tmp/later.pol:1: warning: /opt/later/bin/server $w
-$tmp/later.pol:2: /bin3/later $m /usr/bin/later; write /usr/bin/later (--resolve does)
+$tmp/later.pol:2: note: /bin3/later is a symbolic link to /usr/bin/later, which the kernel matches; every load resolves it again
+$tmp/later.pol:2: warning: /bin3/later $w
 $tmp/later.pol:3: /usr/sbin is not a regular file, so no program runs from it
 EOF
-t "check: a missing program warns; behind a link, or a directory, it is an error" 1 \
+t "check: a missing program warns, behind a link too; a directory is an error" 1 \
 	"$K" check "$tmp/later.pol"
 ln -s loop1 "$root/usr/bin/loop2"
 ln -s loop2 "$root/usr/bin/loop1"
@@ -999,45 +1092,146 @@ want_err <<'EOF'
 EOF
 t "check -r - prints the policy, its notes on standard error" 0 sh -c \
 	'head -n 2 "$1" | "$2" check -r -' sh "$tmp/links.orig" "$K"
+printf '# nothing to resolve\n80/tcp /usr/sbin/nginx\n' | want
+t "check -r - is a filter: a policy without links comes out as it went in" 0 \
+	sh -c 'printf "# nothing to resolve\n80/tcp /usr/sbin/nginx\n" | "$1" check -r -' \
+	sh "$K"
+# A UTF-8 byte-order mark, which editors of other systems write, means
+# nothing: check and load take the file as if it had none.
+printf '\357\273\27780/tcp /usr/sbin/nginx\n' >"$tmp/bom.pol"
+t "check accepts a file that starts with a byte-order mark" 0 \
+	"$K" check "$tmp/bom.pol"
+fake_fs "$fs"
+want <<EOF
+loaded $tmp/bom.pol: generation 3, rules 2, ports 101
+EOF
+t "load of a file that starts with a byte-order mark" 0 \
+	"$K" -s "$fs" load "$tmp/bom.pol"
+printf '80/tcp /usr/sbin/nginx\n' | want
+t_file "load dropped the byte-order mark" "$fs/load"
 printf '9000 /opt/later/bin/server\n' >"$tmp/later.pol"
 want <<EOF
 loaded $tmp/later.pol: generation 3, rules 2, ports 101
 EOF
 want_err <<EOF
-$tmp/later.pol:1: warning: /opt/later/bin/server $w
+kportreserve: warning: $tmp/later.pol:1: /opt/later/bin/server does not exist (yet): its rule allows nobody until it does
 EOF
 t "load of a program not installed yet: a warning, exit 0" 0 \
 	"$K" -s "$fs" load "$tmp/later.pol"
-
-mkdir -p "$admin"
-printf '8080/tcp /usr/bin/python3\n' >"$admin/30-py.policy"
-want_err <<EOF
-$admin/30-py.policy:1: /usr/bin/python3 $m $r
-kportreserve: nothing was loaded; $kept
+# At boot, programs not installed are one line, not one a rule.
+printf '9000 /opt/later/a\n9001 /opt/later/b\n9002 /opt/later/c\n' >"$tmp/later.pol"
+want <<EOF
+loaded $tmp/later.pol: generation 3, rules 2, ports 101
 EOF
-t "load of the policy files: a drop-in that names a link, exit 1" 1 \
-	"$K" -s "$fs" load
+want_err <<EOF
+kportreserve: warning: 3 rules name a program that does not exist (yet), the first $tmp/later.pol:1: /opt/later/a: they allow nobody until it does; 'kportreserve check' lists them
+EOF
+t "load: programs not installed yet are one summary line" 0 \
+	"$K" -s "$fs" load "$tmp/later.pol"
+# A program that a user other than root may replace is no identity.
+mkdir -p "$root/opt/shared"
+chmod 1777 "$root/opt/shared"
+: >"$root/opt/shared/app"
+chown 1000 "$root/opt/shared/app"
+mkdir -p "$root/opt/open"
+chmod 777 "$root/opt/open"
+: >"$root/opt/open/app"
+printf '9000 /opt/shared/app\n9001 /opt/open/app\n9002 /usr/sbin/nginx\n' \
+	>"$tmp/weak.pol"
+want_err <<EOF
+$tmp/weak.pol:1: warning: /opt/shared/app can be replaced by a user other than root (/opt/shared/app is not root's alone), who would then get its ports
+$tmp/weak.pol:2: warning: /opt/open/app can be replaced by a user other than root (/opt/open is not root's alone), who would then get its ports
+EOF
+t "check warns of a program that a user other than root may replace" 0 \
+	"$K" check "$tmp/weak.pol"
+rm -rf "$root/opt/shared" "$root/opt/open"
+
+mkdir -p "$admin" "$vendor" "$root/run"
+rm -f "$local"
+printf '8080/tcp /usr/bin/python3\n' >"$admin/30-py.policy"
+printf '8081/tcp /usr/bin/python3\n' >"$vendor/40-pkg.policy"
+want <<EOF
+loaded the policy of 2 files: generation 3, rules 2, ports 101
+  $admin/30-py.policy
+  $vendor/40-pkg.policy
+EOF
+want_err <<EOF
+$admin/30-py.policy:1: /usr/bin/python3 resolves to /usr/bin/python3.13
+$vendor/40-pkg.policy:1: /usr/bin/python3 resolves to /usr/bin/python3.13
+EOF
+t "load of the policy files resolves a drop-in's link" 0 "$K" -s "$fs" load
+want <<'EOF'
+8080/tcp /usr/bin/python3.13
+8081/tcp /usr/bin/python3.13
+EOF
+t_file "load of the policy files loaded the resolved paths" "$fs/load"
 want_err <<EOF
 $admin/30-py.policy:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+$vendor/40-pkg.policy:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+$vendor/40-pkg.policy: a package's file, not rewritten: dpkg would put it back (a file of the same name in /etc/kportreserve/policy.d overrides it)
 EOF
-t "check -r without a file rewrites the policy files" 0 "$K" check -r
+t "check -r without a file rewrites the administrator's files only" 0 \
+	"$K" check -r
 printf '8080/tcp /usr/bin/python3.13\n' | want
 t_file "check -r rewrote the drop-in" "$admin/30-py.policy"
-rm "$admin/30-py.policy"
+printf '8081/tcp /usr/bin/python3\n' | want
+t_file "check -r left the package's drop-in alone" "$vendor/40-pkg.policy"
+rm "$admin/30-py.policy" "$vendor/40-pkg.policy"
 
 fake_fs "$fs"
+rm -f "$local"
 want_err <<EOF
-kportreserve: /usr/bin/python3 $m $r
+kportreserve: /usr/bin/python3 resolves to /usr/bin/python3.13
 EOF
-t "add of a link: exit 1" 1 "$K" -s "$fs" add 8080/tcp /usr/bin/python3
+want <<EOF
+added: 8080/tcp /usr/bin/python3.13
+$saved
+EOF
+t "add of a link adds the path it resolves to" 0 \
+	"$K" -s "$fs" add 8080/tcp /usr/bin/python3
+t_true "add saved the link as written" grep -qx "8080/tcp /usr/bin/python3" "$local"
 want_err <<'EOF'
-kportreserve: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
+kportreserve: /usr/bin/python3 resolves to /usr/bin/python3.13
 EOF
-want <<'EOF'
+want <<EOF
 added: 8080/tcp /usr/bin/python3.13 uid=1000
+$saved
 EOF
 t "add --resolve adds the resolved path" 0 \
 	"$K" -s "$fs" add --resolve 8080/tcp /usr/bin/python3 uid=1000
+t_true "add --resolve saved the resolved path" \
+	grep -qx "8080/tcp /usr/bin/python3.13 uid=1000" "$local"
+want_err <<'EOF'
+kportreserve: /usr/bin/python3 resolves to /usr/bin/python3.13
+EOF
+want <<EOF
+deleted: 8080/tcp /usr/bin/python3.13
+$saved
+EOF
+t "del of a link deletes what add added, in force and in the file" 0 \
+	"$K" -s "$fs" del 8080/tcp /usr/bin/python3
+t_true "del took the link's rule out of the file" \
+	sh -c '! grep -q "^8080/tcp /usr/bin/python3\$" "$1"' sh "$local"
+# --runtime changes the policy in force only.
+want <<'EOF'
+added: 9999/udp /x
+not saved (--runtime): the next load of the policy files drops it
+EOF
+t "add --runtime changes the policy in force only" 0 \
+	"$K" -s "$fs" add --runtime 9999/udp /x
+t_true "add --runtime left the file alone" \
+	sh -c '! grep -q 9999 "$1" && grep -q "^9999/udp /x" "$2"' sh "$local" "$fs/policy"
+want_err <<'EOF'
+kportreserve: no rule '9998/udp /x' in the policy in force
+EOF
+t "del --runtime of a rule not in force: exit 1" 1 \
+	"$K" -s "$fs" del --runtime 9998/udp /x
+# The saved rule survives a load of the policy files (a reboot's).
+fake_fs "$fs"
+"$K" -s "$fs" load >/dev/null 2>&1
+t_true "a load of the policy files keeps what add saved" \
+	grep -qx "8080/tcp /usr/bin/python3.13 uid=1000" "$fs/load"
+rm -f "$local"
 
 printf '80/tcp /usr/sbin/nginx # the web server\n80/tcp /x uid=0,33 gid=0 #\n' \
 	>"$tmp/comments.pol"
@@ -1045,9 +1239,10 @@ t "check accepts a comment after a rule, and uid= lists" 0 \
 	"$K" check "$tmp/comments.pol"
 
 fake_fs "$fs"
-want <<'EOF'
+want <<EOF
 added: 80/tcp /usr/sbin/nginx uid=0
 added: 80/tcp /usr/sbin/nginx uid=33
+$saved
 EOF
 t "add with a uid= list adds a rule per uid" 0 \
 	"$K" -s "$fs" add 80/tcp /usr/sbin/nginx uid=33,0
@@ -1070,9 +1265,10 @@ kportreserve: no rule '80/tcp /usr/sbin/nginx uid=0
 EOF
 t "del of a uid= list with a rule not there: exit 1" 1 \
 	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx uid=0,7
-want <<'EOF'
+want <<EOF
 deleted: 80/tcp /usr/sbin/nginx uid=0
 deleted: 80/tcp /usr/sbin/nginx uid=33
+$saved
 EOF
 t "del with a uid= list deletes each rule" 0 \
 	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx uid=0,33
@@ -1142,7 +1338,13 @@ fake_fs "$fs"
 printf '%s\n' '80/tcp /usr/sbin/nginx uid=0' '8080-8081/tcp /opt/app/bin/server' \
 	'5353/udp /usr/sbin/avahi-daemon' '2049 <kernel>' \
 	>"$fs/policy"
-held="sockets on ports reserved for other programs (bound before the policy; stop or restart them):"
+# The headers over each kind of holder: processes, the kernel, unknown.
+held="sockets on ports reserved for other programs, held by processes the rules do not name
+(bound before the policy or in permissive mode, or passed on since by the program that bound
+them; stop them and start the program the port is for):"
+kheld="sockets on ports reserved for other programs, held by no process: kernel sockets
+(the kernel binds them itself for the service that configured them, \"ip l2tp\" or an NFS
+mount, before or after the policy; remove them there, or reserve the port for <kernel>):"
 s2=/user.slice/user-1000.slice/session-2.scope
 want <<EOF
 $held
@@ -1159,10 +1361,21 @@ $held
   80/tcp: pid 100 /usr/sbin/nginx uid=0 gid=0 cgroup=/system.slice/nginx.service
   80/tcp: pid 101 /usr/sbin/nginx uid=33 gid=33 cgroup=/system.slice/nginx.service
     reserved for: /usr/sbin/nginx uid=7
+
+$kheld
   2049/tcp: socket 5003, held by no process (a kernel socket)
     reserved for: /usr/sbin/rpcbind
 EOF
 t "status: nginx under another uid, or a kernel socket, is out of order" 6 \
+	status_holders
+# A kernel socket alone: only its header, which blames no process.
+printf '2049 /sbin/rpcbind\n' >"$fs/policy"
+want <<EOF
+$kheld
+  2049/tcp: socket 5003, held by no process (a kernel socket)
+    reserved for: /sbin/rpcbind
+EOF
+t "status: a socket of no process, every process read, is the kernel's alone: exit 6" 6 \
 	status_holders
 # uid= is the socket's owner's, who bound it (root, for nginx's master);
 # a worker's accepted connection on port 80 (state 01) holds no port of
@@ -1201,6 +1414,48 @@ $held
     reserved for: /usr/bin/python3.13 cgroup=/system.slice/app.service
 EOF
 t "status: the program in another cgroup than the rule's is out of order" 6 \
+	status_holders
+# A process whose descriptors cannot be read: its fd is a file, which
+# opendir() refuses (ENOTDIR) even to root, as an LSM's EACCES would be.
+# Port 2049's socket may then be its, not the kernel's: holder unknown,
+# and running as root is advice only to others. A <kernel> rule still
+# finds it in order, as before.
+mkdir -p "$root/proc/300"
+: >"$root/proc/300/fd"
+if [ "$(id -u)" = 0 ]; then
+	why1=", even as root: it was exiting,
+or a security module or a missing capability denied it):"
+	why2=", even as root"
+else
+	why1="; run as root to read them):"
+	why2="; run as root"
+fi
+printf '2049 /sbin/rpcbind\n8080/tcp /opt/app/bin/server\n' >"$fs/policy"
+want <<EOF
+$held
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000 cgroup=$s2
+    reserved for: /opt/app/bin/server
+
+sockets on ports reserved for other programs, holder unknown
+(the descriptors of 1 process could not be read$why1
+  2049/tcp: socket 5003, holder unknown
+    reserved for: /sbin/rpcbind
+EOF
+t "status: a socket of no process found, some descriptors unread, has its holder unknown" 6 \
+	status_holders
+printf '2049 <kernel>\n' >"$fs/policy"
+t "status: a <kernel> rule covers a socket whose holder is unknown: exit 0" 0 \
+	status_holders
+mkdir -p "$root/proc/301"
+: >"$root/proc/301/fd"
+printf '2049 <kernel>\n8080/tcp /opt/app/bin/server\n' >"$fs/policy"
+want <<EOF
+$held
+  8080/tcp: pid 200 /usr/bin/python3.13 uid=1000 gid=1000 cgroup=$s2
+    reserved for: /opt/app/bin/server
+  (other holders may be among the 2 processes whose descriptors could not be read$why2)
+EOF
+t "status: the holders of a socket, some descriptors unread, may not be all" 6 \
 	status_holders
 rm -rf "$root/proc"
 
@@ -1242,8 +1497,9 @@ $tmp/badunit.pol:2: unknown field after the program: expected uid=, gid=, cgroup
 EOF
 t "check: a unit= that names no unit is refused" 1 "$K" check "$tmp/badunit.pol"
 fake_fs "$fs"
-want <<'EOF'
+want <<EOF
 added: 8080/tcp /usr/bin/python3.13 cgroup=/system.slice/myapp.service
+$saved
 EOF
 t "add with unit=" 0 "$K" -s "$fs" add 8080/tcp /usr/bin/python3.13 unit=myapp.service
 printf '8080/tcp /usr/bin/python3 unit=myapp.service\n' >"$tmp/unitlink.pol"
@@ -1376,11 +1632,15 @@ t_true "make install honours DESTDIR and PREFIX" sh -c '
 	make -s -C "$1" OUTPUT="$2/inst/" DESTDIR="$2/dest" PREFIX=/usr install &&
 	[ -x "$2/dest/usr/sbin/kportreserve" ] &&
 	[ "$(stat -c %a "$2/dest/usr/share/man/man8/kportreserve.8")" = 644 ] &&
+	[ "$(stat -c %a "$2/dest/usr/share/man/man5/kportreserve.policy.5")" = 644 ] &&
+	cmp -s "$1/kportreserve.policy.5" \
+		"$2/dest/usr/share/man/man5/kportreserve.policy.5" &&
 	"$2/dest/usr/sbin/kportreserve" --help >/dev/null' sh "$src" "$tmp"
 t_true "make install defaults to /usr/local" sh -c '
 	make -s -C "$1" OUTPUT="$2/inst/" DESTDIR="$2/dest2" install &&
 	[ -x "$2/dest2/usr/local/sbin/kportreserve" ] &&
-	[ -f "$2/dest2/usr/local/share/man/man8/kportreserve.8" ]' sh "$src" "$tmp"
+	[ -f "$2/dest2/usr/local/share/man/man8/kportreserve.8" ] &&
+	[ -f "$2/dest2/usr/local/share/man/man5/kportreserve.policy.5" ]' sh "$src" "$tmp"
 t_true "make install puts the systemd unit beside the command" sh -c '
 	u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
 	grep -qx "ExecStart=/usr/sbin/kportreserve load" "$u" &&
@@ -1389,7 +1649,7 @@ t_true "make install puts the systemd unit beside the command" sh -c '
 t_true "make install makes the policy.d directories" sh -c '
 	[ -d "$2/dest/etc/kportreserve/policy.d" ] &&
 	[ -d "$2/dest/usr/lib/kportreserve/policy.d" ]' sh "$src" "$tmp"
-t_true "the unit loads the files after systemd-sysctl, before network-pre" \
+t_true "the unit loads the files after systemd-sysctl, before network-pre, every boot" \
 	sh -c 'u=$2/dest/usr/lib/systemd/system/kportreserve.service &&
 	grep -qx "After=local-fs.target sys-kernel-security.mount systemd-sysctl.service" "$u" &&
 	grep -qx "Wants=network-pre.target" "$u" &&
@@ -1397,9 +1657,7 @@ t_true "the unit loads the files after systemd-sysctl, before network-pre" \
 	grep -qx "DefaultDependencies=no" "$u" &&
 	grep -qx "Type=oneshot" "$u" && grep -qx "RemainAfterExit=yes" "$u" &&
 	grep -qx "ExecReload=/usr/sbin/kportreserve load" "$u" &&
-	grep -qx "ConditionDirectoryNotEmpty=|/usr/lib/kportreserve/policy.d" "$u" &&
-	grep -qx "ConditionDirectoryNotEmpty=|/etc/kportreserve/policy.d" "$u" &&
-	grep -qx "ConditionPathExists=|/etc/kportreserve/policy" "$u"' \
+	grep -qx "SuccessExitStatus=6 7" "$u" && ! grep -q "^Condition" "$u"' \
 	sh "$src" "$tmp"
 if command -v systemd-analyze >/dev/null 2>&1; then
 	t_true "systemd-analyze verify accepts the unit" sh -c '
@@ -1413,9 +1671,257 @@ fi
 if command -v groff >/dev/null 2>&1; then
 	t "the manual formats without warnings" 0 \
 		groff -man -Tutf8 -ww -z "$src/kportreserve.8"
+	t "the policy manual formats without warnings" 0 \
+		groff -man -Tutf8 -ww -z "$src/kportreserve.policy.5"
 else
 	not_ok "the manual formats without warnings: no groff"
+	not_ok "the policy manual formats without warnings: no groff"
 fi
+
+# --- diff, sources of rules, ports in two files ---------------------------
+
+# diff compares the policy files, assembled as load assembles them, with
+# the policy in force, and loads nothing; status and who name the
+# FILE:LINE of each rule while the record of the last load of the files is
+# that of the policy in force.
+rm -rf "$vendor" "$admin" "$main" "$root/run/kportreserve"
+mkdir -p "$vendor" "$admin" "$root/run"
+ln -sfn python3.13 "$root/usr/bin/python3"
+printf '53 /usr/sbin/named\n8080/tcp /usr/bin/python3\n' >"$admin/10-dns.policy"
+printf '# web\n80/tcp /usr/sbin/nginx\n443/tcp /usr/sbin/nginx\n' \
+	>"$vendor/20-web.policy"
+printf '9000 /opt/app/bin/server\n0 /x\n' >"$main"
+fake_fs "$fs"
+cp "$fs/policy" "$tmp/in-force"
+# What a load of these files says, on standard error, and diff with it.
+cat >"$tmp/diff.err" <<EOF
+$admin/10-dns.policy:2: /usr/bin/python3 resolves to /usr/bin/python3.13
+$main:2: port must be a number from 1 to 65535; the rule is left out
+EOF
+want_err <"$tmp/diff.err"
+want <<EOF
++53 /usr/sbin/named  ($admin/10-dns.policy:1)
++443/tcp /usr/sbin/nginx  ($vendor/20-web.policy:3)
+-8000-8099 /opt/app/bin/server
++8080/tcp /usr/bin/python3.13  ($admin/10-dns.policy:2)
++9000 /opt/app/bin/server  ($main:1)
+4 to add, 1 to drop, 1 unchanged
+EOF
+t "diff: +RULE (FILE:LINE) to add, -RULE to drop, the counts; exit 1" 1 \
+	"$K" -s "$fs" diff
+t_true "diff loads nothing and records nothing" sh -c '
+	[ ! -s "$1/load" ] && cmp -s "$1/policy" "$2" && [ ! -e "$3" ]' \
+	sh "$fs" "$tmp/in-force" "$sources"
+"$K" -s "$fs" load >/dev/null 2>&1
+want_err <"$tmp/diff.err"
+want <<'EOF'
+0 to add, 0 to drop, 5 unchanged
+EOF
+t "diff after the load: no change, exit 0" 0 "$K" -s "$fs" diff
+# status_rules: the table of the reserved ports, and status's exit code.
+status_rules() {
+	"$K" -s "$fs" status >"$tmp/status.out"
+	rc=$?
+	sed -n '/^PORTS/,/^$/p' "$tmp/status.out"
+	return $rc
+}
+want <<EOF
+PORTS  PROTO  PROGRAM              SOURCE
+53     all    /usr/sbin/named      $admin/10-dns.policy:1
+80     tcp    /usr/sbin/nginx      $vendor/20-web.policy:2
+443    tcp    /usr/sbin/nginx      $vendor/20-web.policy:3
+8080   tcp    /usr/bin/python3.13  $admin/10-dns.policy:2
+9000   all    /opt/app/bin/server  $main:1
+
+EOF
+t "status names the FILE:LINE of each rule after a load of the files" 0 \
+	status_rules
+# A rule no file has (a write to the kernel's file): no source.
+echo "7/udp /x uid=0" >>"$fs/policy"
+want <<EOF
+PORTS  PROTO  PROGRAM              QUALIFIERS  SOURCE
+7      udp    /x                   uid=0
+53     all    /usr/sbin/named                  $admin/10-dns.policy:1
+80     tcp    /usr/sbin/nginx                  $vendor/20-web.policy:2
+443    tcp    /usr/sbin/nginx                  $vendor/20-web.policy:3
+8080   tcp    /usr/bin/python3.13              $admin/10-dns.policy:2
+9000   all    /opt/app/bin/server              $main:1
+
+EOF
+t "status: a rule in no file has no source" 0 status_rules
+want <<EOF
+80/tcp: /usr/sbin/nginx ($vendor/20-web.policy:2)
+53/udp: /usr/sbin/named (rule 53) ($admin/10-dns.policy:1)
+7/udp: /x uid=0
+EOF
+t "who names the FILE:LINE of each rule" 0 sh -c \
+	'"$1" -s "$2" who 80/tcp && "$1" -s "$2" who 53/udp &&
+	 "$1" -s "$2" who 7/udp' sh "$K" "$fs"
+# Another load made the record stale: no source, as status says.
+sed 's/^generation .*/generation 4/' "$fs/stats" >"$fs/stats.new"
+mv "$fs/stats.new" "$fs/stats"
+want <<'EOF'
+PORTS  PROTO  PROGRAM              QUALIFIERS
+7      udp    /x                   uid=0
+53     all    /usr/sbin/named
+80     tcp    /usr/sbin/nginx
+443    tcp    /usr/sbin/nginx
+8080   tcp    /usr/bin/python3.13
+9000   all    /opt/app/bin/server
+
+EOF
+t "status with a stale record: no source" 0 status_rules
+want <<'EOF'
+80/tcp: /usr/sbin/nginx
+EOF
+t "who with a stale record: no source" 0 "$K" -s "$fs" who 80/tcp
+rm "$sources"
+want <<'EOF'
+80/tcp: /usr/sbin/nginx
+EOF
+t "who without a record: no source" 0 "$K" -s "$fs" who 80/tcp
+
+# A port in two files is allowed, and noted; not twice in one file.
+printf '9000 /opt/app/bin/server\n' >"$main"
+printf '80/tcp /usr/sbin/exim\n8000-8099 /x\n8090/tcp /y\n' \
+	>"$admin/30-more.policy"
+cat >"$tmp/notes.err" <<EOF
+kportreserve: note: 80/tcp is reserved in $vendor/20-web.policy:2 and in $admin/30-more.policy:1
+kportreserve: note: 8080/tcp is reserved in $admin/10-dns.policy:2 and in $admin/30-more.policy:2
+EOF
+{
+	echo "$admin/10-dns.policy:2: note: /usr/bin/python3 is a symbolic link to $(
+		)/usr/bin/python3.13, which the kernel matches; every load resolves it again"
+	cat "$tmp/notes.err"
+} | want_err
+t "check: a port that two files reserve is noted, exit 0" 0 "$K" check
+fake_fs "$fs"
+{
+	echo "$admin/10-dns.policy:2: /usr/bin/python3 resolves to /usr/bin/python3.13"
+	cat "$tmp/notes.err"
+} | want_err
+want <<EOF
++53 /usr/sbin/named  ($admin/10-dns.policy:1)
++80/tcp /usr/sbin/exim  ($admin/30-more.policy:1)
++443/tcp /usr/sbin/nginx  ($vendor/20-web.policy:3)
+-8000-8099 /opt/app/bin/server
++8000-8099 /x  ($admin/30-more.policy:2)
++8080/tcp /usr/bin/python3.13  ($admin/10-dns.policy:2)
++8090/tcp /y  ($admin/30-more.policy:3)
++9000 /opt/app/bin/server  ($main:1)
+7 to add, 1 to drop, 1 unchanged
+EOF
+t "diff notes a port that two files reserve too" 1 "$K" -s "$fs" diff
+
+# Files without a rule keep a boot policy: diff says so, and no change.
+rm -rf "$vendor" "$admin" "$main"
+want_err <<'EOF'
+kportreserve: the policy files hold no rule: the policy in force, which they did not load (the kernel's boot policy), stays
+EOF
+want <<'EOF'
+0 to add, 0 to drop, 2 unchanged
+EOF
+t "diff: files without a rule keep a boot policy, exit 0" 0 "$K" -s "$fs" diff
+any_err
+t "diff without kportreserve: exit 5" 5 "$K" -s "$tmp/nofs" diff
+want_err <<'EOF'
+kportreserve: diff: takes no arguments
+Try 'kportreserve --help'.
+EOF
+t "diff takes no file: usage error" 2 "$K" -s "$fs" diff "$main"
+t_true "--help says how diff exits" sh -c '"$1" --help | grep -q "^diff exits as diff(1) does: 0 when load would change nothing, 1 when it$"' sh "$K"
+
+# --- names, units and --version ------------------------------------------
+
+# uid= and gid= take the names of the users and groups under $root.
+mkdir -p "$root/etc"
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
+	'www-data:x:33:33:www-data:/var/www:/usr/sbin/nologin' \
+	'kpr_svc$:x:990:990::/:/usr/sbin/nologin' >"$root/etc/passwd"
+printf '%s\n' 'root:x:0:' 'adm:x:4:syslog' 'www-data:x:33:' >"$root/etc/group"
+cat >"$tmp/names.pol" <<'EOF'
+80/tcp /usr/sbin/nginx uid=www-data
+443/tcp /usr/sbin/nginx gid=www-data,adm # gid=nobody
+8080/tcp /x uid=0,www-data gid=4
+8081/tcp /x uid=007,kpr_svc$
+EOF
+t "names: check is silent" 0 "$K" check "$tmp/names.pol"
+fake_fs "$fs"
+any_out
+t "names: load" 0 "$K" -s "$fs" load "$tmp/names.pol"
+want <<'EOF'
+80/tcp /usr/sbin/nginx uid=33
+443/tcp /usr/sbin/nginx gid=33,4 # gid=nobody
+8080/tcp /x uid=0,33 gid=4
+8081/tcp /x uid=007,990
+EOF
+t_file "names: load wrote numbers, numbers as written" "$fs/load"
+printf '1 /x uid=nobody\n2 /x gid=0,nogroup uid=nobody\n' >"$tmp/noname.pol"
+ids="uid= and gid= take numbers 0 to 4294967294, separated by commas"
+want_err <<EOF
+kportreserve: uid=nobody: no user nobody
+kportreserve: gid=0,nogroup: no group nogroup
+$tmp/noname.pol:1: $ids
+$tmp/noname.pol:2: $ids
+EOF
+t "names: a name not found is a bad line" 1 "$K" check "$tmp/noname.pol"
+fake_fs "$fs"
+any_out
+t "names: add" 0 "$K" -s "$fs" add 80/tcp /usr/sbin/nginx uid=root gid=www-data
+t_true "names: add printed the numbers" \
+	grep -qx 'added: 80/tcp /usr/sbin/nginx uid=0 gid=33' "$tmp/got.out"
+want_err <<EOF
+kportreserve: uid=nobody: no user nobody
+kportreserve: rule '80/tcp /usr/sbin/nginx uid=nobody': $ids
+EOF
+t "names: add of a name not found" 1 "$K" -s "$fs" add 80/tcp /usr/sbin/nginx uid=nobody
+
+# A user's service manager is in the user's slice; a name without a
+# unit type's suffix is a service.
+cat >"$tmp/users.pol" <<'EOF'
+1 /x unit=user@1000.service
+2 /x unit=user@1000
+3 /x unit=user-1000.slice
+4 /x unit=my.app
+5 /x unit=user-runtime-dir@1000.service
+EOF
+t "units: check of user units" 0 "$K" check "$tmp/users.pol"
+fake_fs "$fs"
+any_out
+t "units: load of user units" 0 "$K" -s "$fs" load "$tmp/users.pol"
+want <<'EOF'
+1 /x cgroup=/user.slice/user-1000.slice/user@1000.service
+2 /x cgroup=/user.slice/user-1000.slice/user@1000.service
+3 /x cgroup=/user.slice/user-1000.slice
+4 /x cgroup=/system.slice/my.app.service
+5 /x cgroup=/system.slice/system-user\\x2druntime\\x2ddir.slice/user-runtime-dir@1000.service
+EOF
+t_file "units: user@N.service is in user-N.slice" "$fs/load"
+printf '1 /x unit=foo.socket\n2 /x unit=session-3.scope\n3 /x unit=a.automount\n' \
+	>"$tmp/nocg.pol"
+field="unknown field after the program: expected uid=, gid=, cgroup= or #"
+only="only services, scopes and slices run programs in a cgroup of their own"
+sess="a session's scope is in its user's slice, which its name does not tell"
+want_err <<EOF
+kportreserve: unit=foo.socket: a socket unit runs no program; name its service
+kportreserve: unit=session-3.scope: $sess; write cgroup=/user.slice/user-UID.slice/session-3.scope
+kportreserve: unit=a.automount: an automount unit runs no program; $only
+$tmp/nocg.pol:1: $field
+$tmp/nocg.pol:2: $field
+$tmp/nocg.pol:3: $field
+EOF
+t "units: a socket, a session, an automount are refused" 1 "$K" check "$tmp/nocg.pol"
+fake_fs "$fs"
+t_true "units: load says why once" sh -c '
+	"$1" -s "$2" load "$3" >/dev/null 2>"$4/once.err"
+	[ "$(grep -c "unit=foo.socket: a socket unit" "$4/once.err")" = 1 ]' \
+	sh "$K" "$fs" "$tmp/nocg.pol" "$tmp"
+
+version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$src/debian/changelog")
+printf 'kportreserve %s\n' "$version" | want
+t "--version prints the changelog's version" 0 "$K" --version
+t_true "--help lists --version" sh -c '"$1" --help | grep -q "^      --version  "' \
+	sh "$K"
 
 echo "admin: $pass passed, $fail failed"
 [ "$fail" = 0 ]

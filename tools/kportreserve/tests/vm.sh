@@ -22,6 +22,11 @@ export LC_ALL=C
 pass=0
 fail=0
 again="kportreserve: another policy was loaded during the edit"
+# add and del save their edits here (kportreserve.policy(5)); the VM's
+# root is its initramfs, so nothing outlives the test.
+LOCAL=/etc/kportreserve/policy.d/local.policy
+saved="saved in $LOCAL"
+rm -f "$LOCAL"
 
 ok() {
 	pass=$((pass + 1))
@@ -154,7 +159,8 @@ expect "who of a free port" 0 \
 
 g=$(gen)
 run "$K" add 5353/udp /usr/sbin/avahi-daemon
-expect "add" 0 "added: 5353/udp /usr/sbin/avahi-daemon"
+expect "add" 0 "added: 5353/udp /usr/sbin/avahi-daemon
+$saved"
 expect_policy "add put the rule in force" "80/tcp /usr/sbin/nginx
 443/tcp /usr/sbin/nginx
 5353/udp /usr/sbin/avahi-daemon
@@ -173,11 +179,12 @@ case $out in
 	not_ok "who sees the added rule" "$out" ;;
 esac
 run "$K" del 5353/udp /usr/sbin/avahi-daemon
-expect "del" 0 "deleted: 5353/udp /usr/sbin/avahi-daemon"
+expect "del" 0 "deleted: 5353/udp /usr/sbin/avahi-daemon
+$saved"
 expect_policy "del took the rule out" "$P1"
 run "$K" del 5353/udp /usr/sbin/avahi-daemon
 expect "del of a missing rule" 1 "" \
-	"kportreserve: no rule '5353/udp /usr/sbin/avahi-daemon' in the policy in force"
+	"kportreserve: no rule '5353/udp /usr/sbin/avahi-daemon' in the policy in force or in $LOCAL"
 
 # --- refused loads -------------------------------------------------------
 
@@ -217,7 +224,8 @@ g=$(gen)
 run env KPORTRESERVE_TEST_BEFORE_WRITE="sh $T/other-admin 1" \
 	"$K" add 7/udp /usr/bin/kpr-echo
 expect "an edit overtaken by another load (ESTALE) is retried" 0 \
-	"added: 7/udp /usr/bin/kpr-echo" "$again; trying again"
+	"added: 7/udp /usr/bin/kpr-echo
+$saved" "$again; trying again"
 expect_policy "both the concurrent rule and the edit are in force" \
 	"7/udp /usr/bin/kpr-echo
 $P1
@@ -293,6 +301,10 @@ $(rules 10000 tcp /usr/bin/a)
 $(rules 20000 udp /usr/bin/b)"
 [ "$(gen)" = $((g + 200)) ] && ok "each concurrent add loaded once" ||
 	not_ok "each concurrent add loaded once" "generation $(gen), was $g"
+# Each add saved its rule: the file's lock kept them from undoing each other.
+n=$(grep -Ec '^[12]0[0-9]{3}/(tcp|udp) /usr/bin/[ab]$' "$LOCAL")
+[ "$n" = 200 ] && ok "all 200 rules of the concurrent adds are saved" ||
+	not_ok "all 200 rules of the concurrent adds are saved" "$n in $LOCAL"
 
 # --- denials -------------------------------------------------------------
 
@@ -365,6 +377,7 @@ expect_policy "the last line without a newline is in force" "1/tcp /bin/a
 
 # --- back to the empty policy --------------------------------------------
 
+rm -f "$LOCAL"
 : >"$T/empty"
 run "$K" load "$T/empty"
 [ "$rc" = 0 ] && ok "load of an empty file" ||

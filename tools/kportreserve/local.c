@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kportreserve(8): the policy file of "add" and "del".
+ *
+ * An edit that is gone after the next boot, reload or package trigger is
+ * a trap: semanage writes what it changes, and firewalld makes the choice
+ * explicit. So add and del change the running policy and then this file,
+ * KPR_LOCAL_POLICY in the administrator's drop-in directory, which every
+ * load reads like any other drop-in; "--runtime" (systemctl's word)
+ * leaves it alone. The file keeps each rule as the administrator wrote
+ * it, a link, a unit= or a user's name included, so that it follows the
+ * machine as the other policy files do. Everything else in it (comments,
+ * rules added by hand) is kept byte for byte.
+ *
+ * The file is replaced, never written in place: a new file beside it is
+ * renamed over it, so that a load that reads it at the same time (a
+ * package's trigger) sees the old file or the new one. Two edits at once
+ * would each read the file, change it and rename their copy over the
+ * other's, so an edit holds kpr_local_lock() from its read of the
+ * policy in force to its write of the file.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kportreserve.h"
+
+static const char local_header[] =
+"# Written by \"kportreserve add\" and \"kportreserve del\"; edits by hand\n"
+"# are kept. See kportreserve.policy(5).\n";
+
+/**
+ * kpr_local_path() - the path of the file of add and del
+ *
+ * Return: the path, under $KPORTRESERVE_ROOT if set, to free().
+ */
+char *kpr_local_path(void)
+{
+	return kpr_root_path(KPR_LOCAL_POLICY);
+}
+
+/* mkdir -p of @dir; return 0, or -1 after a message. */
+static int make_dirs(const char *dir)
+{
+	char *path = kpr_xstrdup(dir), *p, saved;
+	int ret = 0;
+
+	/* Each prefix that ends before a slash, then the whole. */
+	for (p = path + 1; !ret; p++) {
+		if (*p && *p != '/')
+			continue;
+		saved = *p;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			kpr_err("%s: %s", path, strerror(errno));
+			ret = -1;
+		}
+		*p = saved;
+		if (!saved)
+			break;
+	}
+	free(path);
+	return ret;
+}
+
+/**
+ * kpr_local_lock() - serialise the edits of the file of add and del
+ *
+ * An exclusive flock() of the directory the file is in, which every edit
+ * takes and a load does not need (it reads a complete file either way).
+ * It is released when the command exits.
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ */
+int kpr_local_lock(void)
+{
+	char *dir = kpr_root_path(KPR_ADMIN_DIR);
+	int fd, ret = KPR_EXIT_IO;
+
+	if (make_dirs(dir))
+		goto out;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		kpr_err("%s: cannot lock: %s", dir, strerror(errno));
+		goto out;
+	}
+	/* Held until exit: the descriptor is not closed. */
+	ret = KPR_EXIT_OK;
+out:
+	free(dir);
+	return ret;
+}
+
+/* The line at *@p, without its newline, to free(); *@p moves past it. */
+static char *take_line(const char **p)
+{
+	size_t n = strcspn(*p, "\n");
+	char *line = kpr_xasprintf("%.*s", (int)n, *p);
+
+	*p += n + ((*p)[n] == '\n');
+	return line;
+}
+
+/* Append @more to the string *@s, which is replaced. */
+static void append(char **s, const char *more)
+{
+	char *longer = kpr_xasprintf("%s%s", *s, more);
+
+	free(*s);
+	*s = longer;
+}
+
+/* Whether the line @line (canonical, no newline) is one of @rules. */
+static bool among(const char *rules, const char *line)
+{
+	size_t len = strlen(line);
+	const char *p;
+
+	for (p = rules; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (!strncmp(p, line, len) && (p[len] == '\n' || !p[len]))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * line_rules() - the canonical rules of one line of the file
+ * @line: the line, NUL-terminated, without its newline
+ *
+ * Return: the rules, one a line with a newline each, as the parser prints
+ * them after unit= and names are spelled; "" for a comment or a line that
+ * does not parse (a load names it); to free().
+ */
+static char *line_rules(const char *line)
+{
+	struct kpr_ruleset rs = { 0 };
+	size_t len, spelled_len;
+	unsigned int err_line;
+	char *spelled, *text;
+	const char *msg;
+	int err;
+
+	kpr_spell_units(line, strlen(line), &spelled, &spelled_len);
+	err = kpr_parse_policy(spelled ? spelled : line,
+			       spelled ? spelled_len : strlen(line), &rs,
+			       &err_line, &msg);
+	free(spelled);
+	text = err ? kpr_xstrdup("") : kpr_format_ruleset(&rs, &len);
+	kpr_ruleset_destroy(&rs);
+	return text;
+}
+
+/*
+ * Of the rules of @have (one a line), those not in @drop, one a line; ""
+ * when none is left.
+ */
+static char *rules_without(const char *have, const char *drop)
+{
+	char *out = kpr_xstrdup(""), *line;
+	const char *p = have;
+
+	while (*p) {
+		line = take_line(&p);
+		if (!among(drop, line)) {
+			append(&out, line);
+			append(&out, "\n");
+		}
+		free(line);
+	}
+	return out;
+}
+
+/**
+ * replace_file() - put new contents in place of a file, atomically
+ * @path: the file; its directories are made if missing
+ * @text: the new contents
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ */
+static int replace_file(const char *path, const char *text)
+{
+	char *dir = kpr_xstrdup(path), *tmp = kpr_xasprintf("%s.XXXXXX", path);
+	size_t len = strlen(text);
+	int fd, ret = KPR_EXIT_IO;
+
+	/* /etc/kportreserve may be new. */
+	*strrchr(dir, '/') = '\0';
+	if (make_dirs(dir))
+		goto out;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		kpr_err("%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	if (fchmod(fd, 0644) || write(fd, text, len) != (ssize_t)len ||
+	    fsync(fd) || close(fd) || rename(tmp, path)) {
+		kpr_err("%s: cannot write: %s", path,
+			strerror(errno ? errno : EIO));
+		unlink(tmp);
+		goto out;
+	}
+	ret = KPR_EXIT_OK;
+out:
+	free(tmp);
+	free(dir);
+	return ret;
+}
+
+/* Read the file; a file that does not exist yet is empty. */
+static int read_local(const char *path, struct kpr_buf *buf)
+{
+	int err = kpr_read_path(path, buf);
+
+	if (err == -ENOENT) {
+		buf->text = kpr_xstrdup("");
+		buf->len = 0;
+		return KPR_EXIT_OK;
+	}
+	if (err) {
+		kpr_err("%s: %s", path, strerror(-err));
+		return KPR_EXIT_IO;
+	}
+	return KPR_EXIT_OK;
+}
+
+/**
+ * kpr_local_add() - write a rule into the file of add and del
+ * @written: the rule as the administrator wrote it, one policy line
+ * @rules: its canonical rules, one a line (uid=0,33 gives two)
+ * @added: receives whether the file changed
+ *
+ * The line is appended unless every rule of it is in the file already.
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ */
+int kpr_local_add(const char *written, const char *rules, bool *added)
+{
+	char *path = kpr_local_path(), *have = kpr_xstrdup(""), *text;
+	char *line, *more;
+	struct kpr_buf buf;
+	const char *p;
+	int ret;
+
+	*added = false;
+	ret = read_local(path, &buf);
+	if (ret)
+		goto out;
+	for (p = buf.text; *p; free(line), free(more)) {
+		line = take_line(&p);
+		more = line_rules(line);
+		append(&have, more);
+	}
+	more = rules_without(rules, have);
+	if (*more) {
+		text = kpr_xasprintf("%s%s%s%s\n", buf.len ? "" : local_header,
+				     buf.text,
+				     buf.len && buf.text[buf.len - 1] != '\n' ?
+				     "\n" : "", written);
+		ret = replace_file(path, text);
+		*added = !ret;
+		free(text);
+	}
+	free(more);
+	kpr_buf_free(&buf);
+out:
+	free(have);
+	free(path);
+	return ret;
+}
+
+/**
+ * kpr_local_del() - take rules out of the file of add and del
+ * @rules: the canonical rules to take out, one a line
+ * @deleted: receives whether the file changed
+ *
+ * A line all of whose rules go is dropped; a line that keeps some (one
+ * id of "uid=0,33") is written again as the canonical rules it keeps.
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ */
+int kpr_local_del(const char *rules, bool *deleted)
+{
+	char *path = kpr_local_path(), *out = kpr_xstrdup("");
+	char *line, *have, *kept;
+	struct kpr_buf buf;
+	const char *p;
+	int ret;
+
+	*deleted = false;
+	ret = read_local(path, &buf);
+	if (ret)
+		goto out;
+	for (p = buf.text; *p; free(kept), free(have), free(line)) {
+		line = take_line(&p);
+		have = line_rules(line);
+		kept = rules_without(have, rules);
+		if (!strcmp(kept, have)) {
+			append(&out, line);
+			append(&out, "\n");
+		} else {
+			append(&out, kept);
+			*deleted = true;
+		}
+	}
+	if (*deleted)
+		ret = replace_file(path, out);
+	kpr_buf_free(&buf);
+out:
+	free(out);
+	free(path);
+	return ret;
+}
