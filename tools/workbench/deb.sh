@@ -105,6 +105,8 @@ drwxr-xr-x root/root ./usr/share/lintian/
 drwxr-xr-x root/root ./usr/share/lintian/overrides/
 -rw-r--r-- root/root ./usr/share/lintian/overrides/kportreserve
 drwxr-xr-x root/root ./usr/share/man/
+drwxr-xr-x root/root ./usr/share/man/man5/
+-rw-r--r-- root/root ./usr/share/man/man5/kportreserve.policy.5.gz
 drwxr-xr-x root/root ./usr/share/man/man8/
 -rw-r--r-- root/root ./usr/share/man/man8/kportreserve.8.gz
 drwxr-xr-x root/root ./usr/share/selinux/
@@ -134,8 +136,10 @@ if grep -q 'deb-systemd-helper.*enable.*kportreserve.service' \
 		"$ctl/postinst" 2>/dev/null &&
    grep -q 'deb-systemd-invoke restart kportreserve.service' \
 		"$ctl/postinst" &&
+   grep -q '! kportreserve diff' "$ctl/postinst" &&
    grep -qx 'interest-noawait /usr/lib/kportreserve/policy.d' \
-		"$ctl/triggers" 2>/dev/null; then
+		"$ctl/triggers" 2>/dev/null &&
+   grep -qx 'interest-noawait /usr/bin' "$ctl/triggers"; then
 	pass "postinst enables the unit and loads again on a drop-in's trigger"
 else
 	fail "postinst enables the unit and loads again on a drop-in's trigger" \
