@@ -236,8 +236,8 @@ phases=" ${E2E_PHASES:-main reboot lock selinux} "
 # unlabelled (the reinstalled /usr/sbin/nginx would not be httpd_exec_t).
 [[ $phases != *" selinux "* ]] ||
 	cp --sparse=always "$run/disk.img" "$run/selinux.img"
-[[ $phases != *" main "* ]] || boot main 27 1500
-[[ $phases != *" reboot "* ]] || boot reboot 3 600
+[[ $phases != *" main "* ]] || boot main 30 1500
+[[ $phases != *" reboot "* ]] || boot reboot 5 600
 [[ $phases != *" lock "* ]] || boot lock 2 600 kportreserve.lock=1
 [[ $phases != *" selinux "* ]] ||
 	boot selinux 9 600 security=selinux enforcing=1

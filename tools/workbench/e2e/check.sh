@@ -473,14 +473,15 @@ t_kernel_socket() {
 	rc2=$?
 	echo "kportreserve status: exit $rc1 with the tunnel, $rc2 without"
 	[ "$rc1" = 6 ] && [ "$rc2" = 0 ] &&
-	grep -A1 -Ex '  7000/udp: socket [0-9]+, held by no process \(a kernel socket\)' \
+	grep -A1 -Ex '  7000/udp: socket [0-9]+, (held by no process \(a kernel socket\)|holder unknown)' \
 		/tmp/status.out | grep -qx '    reserved for: /usr/local/bin/kpr-e2e-owner'
 }
 # The README's rule as Debian 13 spells its python: /usr/bin/python3 is a
-# link to python3.13. kportreserve check refuses the drop-in with its
-# FILE:LINE and the real path; check -r rewrites it; loaded, the rule
-# lets alice's python3 serve on 8090 and keeps uid 1001's off
-# (EADDRINUSE). The drop-in is removed afterwards.
+# link to python3.13. kportreserve check accepts the drop-in and says
+# where the link leads (FILE:LINE, the real path); the unit's load puts the
+# real path in force and leaves the file as written; the rule lets alice's
+# python3 serve on 8090 and keeps uid 1001's off (EADDRINUSE). The drop-in
+# is removed afterwards.
 t_resolved() {
 	local f=/etc/kportreserve/policy.d/80-python.policy real out rc
 	real=$(readlink -f /usr/bin/python3)
@@ -489,17 +490,146 @@ t_resolved() {
 	out=$(kportreserve check 2>&1)
 	rc=$?
 	echo "kportreserve check: exit $rc"
-	echo "$out"
-	[ "$rc" = 1 ] && [ "$real" != /usr/bin/python3 ] &&
-	grep -q "^$f:2: /usr/bin/python3 is a symbolic link.* write $real " <<<"$out" || return 1
-	kportreserve check -r || return 1
-	cat "$f"
-	grep -qx "8090/tcp $real uid=1000" "$f" && kportreserve load || return 1
-	grep -qx "8090/tcp $real uid=1000" "$SFS/policy" || return 1
+	echo "$out" | grep -v 'does not exist'
+	[ "$rc" = 0 ] && [ "$real" != /usr/bin/python3 ] &&
+	grep -q "^$f:2: note: /usr/bin/python3 is a symbolic link to $real," <<<"$out" ||
+		return 1
+	systemctl reload kportreserve.service || return 1
+	grep -qx "8090/tcp $real uid=1000" "$SFS/policy" &&
+	grep -qx '8090/tcp /usr/bin/python3 uid=1000' "$f" || return 1
 	serves_on 8090 1000 && ! serves_on 8090 1001 &&
 	grep -q 'Errno 98' /tmp/serve.out || return 1
 	rm "$f"
-	kportreserve load >/dev/null 2>&1
+	systemctl reload kportreserve.service
+}
+# binds PROGRAM PORT UID: PROGRAM, a python, binds tcp PORT as UID; prints
+# "PROGRAM as UID on PORT: bound" or "...: refused: ERRNO".
+binds() {
+	local r
+	r=$(setpriv --reuid="$3" --regid="$3" --clear-groups "$1" -c '
+import socket, sys
+try:
+    socket.socket().bind(("0.0.0.0", int(sys.argv[1]))); print("bound")
+except OSError as e:
+    print("refused:", e.errno)' "$2" 2>&1)
+	echo "$1 as $3 on $2: $r"
+	[ "$r" = bound ]
+}
+# make_deb NAME VERSION DIR [POSTINST]: /tmp/kpr-debs/NAME_VERSION.deb of
+# the files under DIR, with POSTINST as its postinst script.
+make_deb() {
+	mkdir -p "$3/DEBIAN" /tmp/kpr-debs
+	printf 'Package: %s\nVersion: %s\nArchitecture: all\nMaintainer: e2e <e2e@localhost>\nDescription: kportreserve e2e %s\n' \
+		"$1" "$2" "$1" >"$3/DEBIAN/control"
+	if [ -n "${4:-}" ]; then
+		printf '#!/bin/sh\nset -e\n%s\n' "$4" >"$3/DEBIAN/postinst"
+		chmod 755 "$3/DEBIAN/postinst"
+	fi
+	dpkg-deb --root-owner-group -b "$3" "/tmp/kpr-debs/$1_$2.deb" >/dev/null
+}
+# A rule names programs as packages lay them out, and follows them: two
+# pythons installed side by side (kpr-py-a, kpr-py-b, copies of
+# python3.13), a link /usr/bin/kpr-py that a package's upgrade moves from
+# one to the other (as python3-minimal moves /usr/bin/python3), and an
+# alternative /usr/bin/kpr-alt that a package installing a better one
+# switches (as a new JDK does). The package's dpkg file trigger loads the
+# policy again after each: the owner binds, the old program does not.
+t_follow() {
+	local real w=/tmp/kpr-pkg f=/etc/kportreserve/policy.d/81-follow.policy
+	local alt='update-alternatives --install /usr/bin/kpr-alt kpr-alt /usr/bin/kpr-py-b 20'
+	real=$(readlink -f /usr/bin/python3)
+	rm -rf "$w" /tmp/kpr-debs
+	mkdir -p "$w/interps/usr/bin" "$w/py1/usr/bin" "$w/py2/usr/bin" \
+		"$w/alt/usr/lib/kpr-e2e-alt-b"
+	cp "$real" "$w/interps/usr/bin/kpr-py-a"
+	cp "$real" "$w/interps/usr/bin/kpr-py-b"
+	ln -s kpr-py-a "$w/py1/usr/bin/kpr-py"
+	ln -s kpr-py-b "$w/py2/usr/bin/kpr-py"
+	echo b >"$w/alt/usr/lib/kpr-e2e-alt-b/marker"
+	make_deb kpr-e2e-interps 1 "$w/interps" &&
+	make_deb kpr-e2e-py 1 "$w/py1" && make_deb kpr-e2e-py 2 "$w/py2" &&
+	make_deb kpr-e2e-alt-b 1 "$w/alt" "$alt" || return 1
+	dpkg -i /tmp/kpr-debs/kpr-e2e-interps_1.deb /tmp/kpr-debs/kpr-e2e-py_1.deb \
+		>/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; return 1; }
+	update-alternatives --install /usr/bin/kpr-alt kpr-alt /usr/bin/kpr-py-a 10 >/dev/null
+	printf '8093/tcp /usr/bin/kpr-py uid=1000\n8095/tcp /usr/bin/kpr-alt uid=1000\n' >"$f"
+	systemctl reload kportreserve.service || return 1
+	grep -E '^809[35]/' "$SFS/policy"
+	grep -qx '8093/tcp /usr/bin/kpr-py-a uid=1000' "$SFS/policy" &&
+	grep -qx '8095/tcp /usr/bin/kpr-py-a uid=1000' "$SFS/policy" &&
+	binds /usr/bin/kpr-py 8093 1000 && binds /usr/bin/kpr-alt 8095 1000 || return 1
+	# The upgrade and the switch, each by dpkg alone.
+	dpkg -i /tmp/kpr-debs/kpr-e2e-py_2.deb >/tmp/dpkg.log 2>&1 &&
+	dpkg -i /tmp/kpr-debs/kpr-e2e-alt-b_1.deb >>/tmp/dpkg.log 2>&1 ||
+		{ cat /tmp/dpkg.log; return 1; }
+	grep -i 'trigger' /tmp/dpkg.log
+	echo "kpr-py -> $(readlink -f /usr/bin/kpr-py), kpr-alt -> $(readlink -f /usr/bin/kpr-alt)"
+	grep -E '^809[35]/' "$SFS/policy"
+	grep -qx '8093/tcp /usr/bin/kpr-py-b uid=1000' "$SFS/policy" &&
+	grep -qx '8095/tcp /usr/bin/kpr-py-b uid=1000' "$SFS/policy" &&
+	binds /usr/bin/kpr-py 8093 1000 && ! binds /usr/bin/kpr-py-a 8093 1000 &&
+	binds /usr/bin/kpr-alt 8095 1000 && ! binds /usr/bin/kpr-py-a 8095 1000 ||
+		return 1
+	rm "$f"
+	dpkg -P kpr-e2e-alt-b kpr-e2e-py kpr-e2e-interps >/dev/null 2>&1
+	update-alternatives --remove-all kpr-alt >/dev/null 2>&1
+	systemctl reload kportreserve.service
+}
+# add saves its rule (as written: a link, a user's name) where every load
+# reads it; add --runtime does not. The reboot boot finds the first in
+# force and not the second (t_saved).
+t_add_saves() {
+	local real out
+	real=$(readlink -f /usr/bin/python3)
+	out=$(kportreserve add 8098/tcp /usr/bin/python3 uid=alice 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+	out=$(kportreserve add --runtime 8099/tcp /usr/bin/python3 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+	cat /etc/kportreserve/policy.d/local.policy
+	grep -qx "8098/tcp $real uid=1000" "$SFS/policy" &&
+	grep -qx "8099/tcp $real" "$SFS/policy" &&
+	grep -qx '8098/tcp /usr/bin/python3 uid=alice' /etc/kportreserve/policy.d/local.policy &&
+	! grep -q 8099 /etc/kportreserve/policy.d/local.policy
+}
+# A drop-in with a typo on its second line, left for the reboot boot
+# (t_partial): interactive check is strict about it.
+t_typo() {
+	local f=/etc/kportreserve/policy.d/90-typo.policy out rc
+	printf '8097/tcp /usr/sbin/nginx uid=0\n8096/tcp nginx\n' >"$f"
+	out=$(kportreserve check 2>&1)
+	rc=$?
+	echo "kportreserve check: exit $rc"
+	echo "$out" | grep -v 'does not exist'
+	[ "$rc" = 1 ] &&
+	grep -qx "$f:2: program must be an absolute path or <kernel>" <<<"$out"
+}
+# The boot after t_add_saves: what add saved is in force, what add
+# --runtime did is not.
+t_saved() {
+	local real
+	real=$(readlink -f /usr/bin/python3)
+	grep -E '^809[89]/' "$SFS/policy"
+	grep -qx "8098/tcp $real uid=1000" "$SFS/policy" &&
+	! grep -q '^8099/' "$SFS/policy" &&
+	kportreserve del 8098/tcp /usr/bin/python3 uid=alice &&
+	! grep -q 8098 /etc/kportreserve/policy.d/local.policy
+}
+# The boot after t_typo: the unit left the bad line out, at warning
+# priority with its FILE:LINE, and put every other rule in force; it is
+# active, with exit status 7. Without the drop-in, a reload exits 0.
+t_partial() {
+	local f=/etc/kportreserve/policy.d/90-typo.policy status warn
+	status=$(systemctl show -P ExecMainStatus kportreserve.service)
+	warn=$(journalctl -b --no-pager -o cat -u kportreserve.service -p warning..warning 2>&1)
+	echo "kportreserve.service: $(systemctl is-active kportreserve.service), exit status $status"
+	echo "$warn" | grep -v 'does not exist'
+	systemctl is-active --quiet kportreserve.service && [ "$status" = 7 ] &&
+	grep -qx "$f:2: program must be an absolute path or <kernel>; the rule is left out" <<<"$warn" &&
+	grep -qx '8097/tcp /usr/sbin/nginx uid=0' "$SFS/policy" &&
+	grep -qx '80/tcp /usr/sbin/nginx uid=0' "$SFS/policy" || return 1
+	rm "$f"
+	systemctl reload kportreserve.service &&
+	[ "$(systemctl show -P ExecMainStatus kportreserve.service)" = 0 ]
 }
 # serves_on PORT UID: python3 -m http.server as UID listens on PORT
 # within 60 seconds (and is stopped then).
@@ -755,7 +885,10 @@ main)
 		ok "SCTP, SMC, rxrpc, L2TP loaded by alice's socket(), RDS and TIPC by root: reserved ports stay refused # SKIP E2E_KERNEL has no modules"
 	fi
 	check "status names root's L2TP tunnel, a kernel socket, on a reserved port: exit 6" t_kernel_socket
-	check "check refuses /usr/bin/python3 (a link), -r writes the real path, which lets alice serve" t_resolved
+	check "check accepts /usr/bin/python3 (a link) and names the real path, which the unit loads and lets alice serve" t_resolved
+	check "an interpreter upgrade and an alternative switch by dpkg: the trigger reloads, the owner binds, the old program does not" t_follow
+	check "add saves its rule (a link, a user's name) in policy.d, add --runtime does not" t_add_saves
+	check "a drop-in with a bad line for the next boot: check names it, exit 1" t_typo
 	check "systemd-run --unit=kpr-myapp serves on its unit= port; the same python3 elsewhere: EADDRINUSE" t_unit_rule
 	check "alice's own nginx on nginx's 8080 (a uid=0 rule): EADDRINUSE" t_user_nginx
 	check "load and status name alice's python3, which held 8092 before its rule: exit 6" t_holders
@@ -770,6 +903,8 @@ main)
 reboot)
 	check "systemd is PID 1 on the test kernel" t_pid1
 	check "after a reboot the policy is in force again" t_again
+	check "after a reboot what add saved is in force, what add --runtime did is not" t_saved
+	check "a boot with a bad line: left out at warning priority, every other rule in force, unit active with status 7" t_partial
 	check "the policy is in force before network-pre.target (systemd's timestamps)" t_order
 	;;
 lock)
