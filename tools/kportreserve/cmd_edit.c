@@ -365,6 +365,7 @@ static int edit_running(const struct kpr_ctx *ctx, const char *rule, bool add)
  * @ctx: says whether the edit is --runtime
  * @written: the rule as written on the command line
  * @rule: its canonical rules, programs as written
+ * @real: the same, programs resolved
  * @add: add the rules, else delete them
  * @in_force: whether the rules were in force before a delete
  *
@@ -372,7 +373,8 @@ static int edit_running(const struct kpr_ctx *ctx, const char *rule, bool add)
  * in force nor in the file; KPR_EXIT_IO when the file cannot be written.
  */
 static int save_edit(const struct kpr_ctx *ctx, const char *written,
-		     const char *rule, bool add, bool in_force)
+		     const char *rule, const char *real, bool add,
+		     bool in_force)
 {
 	char *path = kpr_local_path();
 	bool changed;
@@ -384,7 +386,7 @@ static int save_edit(const struct kpr_ctx *ctx, const char *written,
 		return KPR_EXIT_OK;
 	}
 	ret = add ? kpr_local_add(written, rule, &changed) :
-		    kpr_local_del(rule, &changed);
+		    kpr_local_del(rule, real, &changed);
 	if (ret) {
 		kpr_err("the edit is in force, but not saved: the next load of the policy files undoes it");
 	} else if (changed) {
@@ -439,7 +441,7 @@ static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 	written = ctx->resolve ? kpr_xstrdup(resolved) :
 				 kpr_join_args(argc - optind, argv + optind, NULL);
 	if (!ctx->runtime) {
-		ret = kpr_local_lock();
+		ret = kpr_edit_lock(true);
 		if (ret)
 			goto out;
 	}
@@ -459,7 +461,7 @@ static int edit_rule(struct kpr_ctx *ctx, int argc, char **argv, bool add)
 	}
 	if (!ret)
 		ret = save_edit(ctx, written, ctx->resolve ? resolved : rule,
-				add, in_force);
+				resolved, add, in_force);
 out:
 	free(written);
 	free(resolved);

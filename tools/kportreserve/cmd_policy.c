@@ -16,6 +16,9 @@
 
 #include "kportreserve.h"
 
+/* load_outcome_partial()'s word that the policy in force stayed. */
+#define KPR_LOAD_KEPT	(-1)
+
 /**
  * kpr_print_policy_error() - report a bad line of a policy being loaded
  * @ctx: its sources, when the policy was assembled from files
@@ -118,7 +121,7 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
  */
 static int rewrite_file(const char *path, const char *text, size_t len)
 {
-	char *real = NULL, *tmp = NULL;
+	char *real = NULL, *tmp = NULL, *slash;
 	int fd = -1, ret = KPR_EXIT_IO, err = 0;
 	struct stat st;
 
@@ -130,7 +133,10 @@ static int rewrite_file(const char *path, const char *text, size_t len)
 		err = errno;
 		goto out;
 	}
-	tmp = kpr_xasprintf("%s.XXXXXX", real);
+	/* Hidden, as loads read the drop-ins at any time and warn of others. */
+	slash = strrchr(real, '/');
+	tmp = kpr_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - real), real,
+			    slash + 1);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
@@ -456,7 +462,8 @@ bool kpr_keeps_boot_policy(const struct kpr_ctx *ctx, const char *text,
  * load_outcome_partial() - say what was left out of a load, if anything
  * @progs: the figures of the load
  * @files: number of files left out whole
- * @ret: the outcome so far (KPR_EXIT_OK or KPR_EXIT_HELD)
+ * @ret: the outcome so far: KPR_EXIT_OK or KPR_EXIT_HELD, or KPR_LOAD_KEPT
+ *       when the policy in force stayed (kpr_keeps_boot_policy())
  *
  * Return: KPR_EXIT_PARTIAL when something was left out, else @ret.
  */
@@ -465,9 +472,12 @@ static int load_outcome_partial(const struct kpr_programs *progs,
 {
 	if (!progs->left_out && !files)
 		return ret;
-	kpr_warn("loaded with %u rule%s and %u file%s left out (named above); every other rule is in force",
+	kpr_warn("%s %u rule%s and %u file%s left out (named above); %s",
+		 ret == KPR_LOAD_KEPT ? "nothing loaded:" : "loaded with",
 		 progs->left_out, progs->left_out == 1 ? "" : "s", files,
-		 files == 1 ? "" : "s");
+		 files == 1 ? "" : "s",
+		 ret == KPR_LOAD_KEPT ? "the files hold no other rule" :
+					"every other rule is in force");
 	return KPR_EXIT_PARTIAL;
 }
 
@@ -502,6 +512,8 @@ static int load_system(struct kpr_ctx *ctx)
 	size_t len, i;
 	int ret;
 
+	/* After an edit's change of the policy in force, or before it. */
+	kpr_edit_lock(false);
 	ret = kpr_sources_find(&s);
 	if (ret != KPR_EXIT_OK)
 		goto nothing;
@@ -512,7 +524,9 @@ static int load_system(struct kpr_ctx *ctx)
 	if (ret != KPR_EXIT_OK)
 		goto nothing;
 	if (kpr_keeps_boot_policy(ctx, text, len)) {
-		ret = load_outcome_partial(&progs, files_left_out, KPR_EXIT_OK);
+		ret = load_outcome_partial(&progs, files_left_out, KPR_LOAD_KEPT);
+		if (ret == KPR_LOAD_KEPT)
+			ret = KPR_EXIT_OK;
 		goto out;
 	}
 	if (s.nr)

@@ -28,6 +28,7 @@
 #define KPR_DROPIN_SUFFIX	".policy"
 #define KPR_RUN_DIR		"/run/kportreserve"
 #define KPR_SOURCES		KPR_RUN_DIR "/sources"
+#define KPR_EDIT_LOCK		KPR_RUN_DIR "/edit.lock"
 
 #ifndef __printf
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
@@ -246,6 +247,7 @@ bool kpr_keeps_boot_policy(const struct kpr_ctx *ctx, const char *text,
  * @resolve: --resolve: write the resolved path of a link
  * @lenient: leave out, with a warning, a rule whose program cannot be
  *           applied, rather than fail
+ * @quiet: say nothing (a comparison of rules, not a check)
  * @missing: number of rules whose program does not exist (yet)
  * @first_missing: the first of them, "FILE:LINE: PATH", to free()
  * @left_out: number of rules left out
@@ -254,13 +256,15 @@ struct kpr_programs {
 	bool load;
 	bool resolve;
 	bool lenient;
+	bool quiet;
 	unsigned int missing;
 	char *first_missing;
 	unsigned int left_out;
 };
 
 /* programs.c: the programs of a policy, on this machine */
-int kpr_resolve_program(const char *path, char **resolved, bool *is_link);
+int kpr_resolve_program(const char *path, char **resolved, bool *is_link,
+			char **weak);
 int kpr_check_programs(struct kpr_programs *p, const char *file,
 		       const char *text, size_t len, char **fixed,
 		       size_t *fixed_len);
@@ -272,9 +276,9 @@ int kpr_check_holders(const struct kpr_ctx *ctx);
 
 /* local.c: the policy file of add and del */
 char *kpr_local_path(void);
-int kpr_local_lock(void);
+int kpr_edit_lock(bool exclusive);
 int kpr_local_add(const char *written, const char *rules, bool *added);
-int kpr_local_del(const char *rules, bool *deleted);
+int kpr_local_del(const char *rules, const char *real, bool *deleted);
 
 /* units.c: unit=NAME as cgroup=PATH */
 void kpr_spell_units(const char *text, size_t len, char **out,

@@ -9,15 +9,18 @@
  * load reads like any other drop-in; "--runtime" (systemctl's word)
  * leaves it alone. The file keeps each rule as the administrator wrote
  * it, a link, a unit= or a user's name included, so that it follows the
- * machine as the other policy files do. Everything else in it (comments,
- * rules added by hand) is kept byte for byte.
+ * machine as the other policy files do. Every other line (comments, rules
+ * added by hand) is kept byte for byte; a line that del takes some of the
+ * rules of ("uid=0,33") is written again as the canonical rules it keeps.
  *
  * The file is replaced, never written in place: a new file beside it is
  * renamed over it, so that a load that reads it at the same time (a
  * package's trigger) sees the old file or the new one. Two edits at once
  * would each read the file, change it and rename their copy over the
- * other's, so an edit holds kpr_local_lock() from its read of the
- * policy in force to its write of the file.
+ * other's, and a load of the files between an edit's change of the policy
+ * in force and its write of the file would undo it; so an edit holds
+ * kpr_edit_lock() exclusively from its read of the policy in force to its
+ * write of the file, and a load of the files holds it shared.
  */
 
 #include <errno.h>
@@ -45,8 +48,8 @@ char *kpr_local_path(void)
 	return kpr_root_path(KPR_LOCAL_POLICY);
 }
 
-/* mkdir -p of @dir; return 0, or -1 after a message. */
-static int make_dirs(const char *dir)
+/* mkdir -p of @dir; return 0, or -1, after a message if @loud. */
+static int make_dirs(const char *dir, bool loud)
 {
 	char *path = kpr_xstrdup(dir), *p, saved;
 	int ret = 0;
@@ -58,7 +61,8 @@ static int make_dirs(const char *dir)
 		saved = *p;
 		*p = '\0';
 		if (mkdir(path, 0755) && errno != EEXIST) {
-			kpr_err("%s: %s", path, strerror(errno));
+			if (loud)
+				kpr_err("%s: %s", path, strerror(errno));
 			ret = -1;
 		}
 		*p = saved;
@@ -70,29 +74,28 @@ static int make_dirs(const char *dir)
 }
 
 /**
- * kpr_local_lock() - serialise the edits of the file of add and del
+ * kpr_edit_lock() - serialise edits of the policy with loads of its files
+ * @exclusive: for add and del; a load of the files takes it shared
  *
- * An exclusive flock() of the directory the file is in, which every edit
- * takes and a load does not need (it reads a complete file either way).
- * It is released when the command exits.
+ * An flock() of KPR_EDIT_LOCK, a file only root may open (mode 0600, in
+ * a directory only root may write), so that nobody else can hold it and
+ * stall root's edits. It is held until the command exits.
  *
- * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message (none for a shared
+ * lock: a load goes on without it, as the lock only orders it with edits).
  */
-int kpr_local_lock(void)
+int kpr_edit_lock(bool exclusive)
 {
-	char *dir = kpr_root_path(KPR_ADMIN_DIR);
-	int fd, ret = KPR_EXIT_IO;
+	char *dir = kpr_root_path(KPR_RUN_DIR), *path = kpr_root_path(KPR_EDIT_LOCK);
+	int fd = -1, ret = KPR_EXIT_IO;
 
-	if (make_dirs(dir))
-		goto out;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
-		kpr_err("%s: cannot lock: %s", dir, strerror(errno));
-		goto out;
-	}
-	/* Held until exit: the descriptor is not closed. */
-	ret = KPR_EXIT_OK;
-out:
+	if (!make_dirs(dir, exclusive))
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0 && !flock(fd, exclusive ? LOCK_EX : LOCK_SH))
+		ret = KPR_EXIT_OK;	/* Held until exit: @fd stays open. */
+	else if (exclusive)
+		kpr_err("%s: cannot lock: %s", path, strerror(errno));
+	free(path);
 	free(dir);
 	return ret;
 }
@@ -156,6 +159,18 @@ static char *line_rules(const char *line)
 	return text;
 }
 
+/* @rules (one a line) with their programs as a load resolves them. */
+static char *resolved(const char *rules)
+{
+	struct kpr_programs progs = { .load = true, .quiet = true };
+	size_t len;
+	char *fixed;
+
+	kpr_check_programs(&progs, NULL, rules, strlen(rules), &fixed, &len);
+	free(progs.first_missing);
+	return fixed ? fixed : kpr_xstrdup(rules);
+}
+
 /*
  * Of the rules of @have (one a line), those not in @drop, one a line; ""
  * when none is left.
@@ -185,13 +200,16 @@ static char *rules_without(const char *have, const char *drop)
  */
 static int replace_file(const char *path, const char *text)
 {
-	char *dir = kpr_xstrdup(path), *tmp = kpr_xasprintf("%s.XXXXXX", path);
+	char *dir = kpr_xstrdup(path), *tmp, *name;
 	size_t len = strlen(text);
 	int fd, ret = KPR_EXIT_IO;
 
 	/* /etc/kportreserve may be new. */
-	*strrchr(dir, '/') = '\0';
-	if (make_dirs(dir))
+	name = strrchr(dir, '/');
+	*name++ = '\0';
+	/* A hidden name: a load reads the drop-ins at any time, warns of others. */
+	tmp = kpr_xasprintf("%s/.%s.XXXXXX", dir, name);
+	if (make_dirs(dir, true))
 		goto out;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -275,9 +293,35 @@ out:
 	return ret;
 }
 
+/*
+ * Of the rules of @have, those that are neither in @drop nor, once
+ * resolved, in @drop_real: a rule added as a link and deleted by its real
+ * path goes, and so does one added --resolve'd and deleted as the link.
+ */
+static char *rules_kept(const char *have, const char *drop,
+			const char *drop_real)
+{
+	char *real = resolved(have), *out = kpr_xstrdup(""), *line, *line_real;
+	const char *p = have, *q = real;
+
+	while (*p) {
+		line = take_line(&p);
+		line_real = take_line(&q);
+		if (!among(drop, line) && !among(drop_real, line_real)) {
+			append(&out, line);
+			append(&out, "\n");
+		}
+		free(line_real);
+		free(line);
+	}
+	free(real);
+	return out;
+}
+
 /**
  * kpr_local_del() - take rules out of the file of add and del
  * @rules: the canonical rules to take out, one a line
+ * @real: the same with their programs resolved
  * @deleted: receives whether the file changed
  *
  * A line all of whose rules go is dropped; a line that keeps some (one
@@ -285,7 +329,7 @@ out:
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
  */
-int kpr_local_del(const char *rules, bool *deleted)
+int kpr_local_del(const char *rules, const char *real, bool *deleted)
 {
 	char *path = kpr_local_path(), *out = kpr_xstrdup("");
 	char *line, *have, *kept;
@@ -300,7 +344,7 @@ int kpr_local_del(const char *rules, bool *deleted)
 	for (p = buf.text; *p; free(kept), free(have), free(line)) {
 		line = take_line(&p);
 		have = line_rules(line);
-		kept = rules_without(have, rules);
+		kept = rules_kept(have, rules, real);
 		if (!strcmp(kept, have)) {
 			append(&out, line);
 			append(&out, "\n");

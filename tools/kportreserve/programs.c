@@ -38,12 +38,15 @@
  * @done: the resolved part, "" or "/a/b", without links
  * @rest: the part still to walk, components separated by '/'
  * @links: number of links followed
+ * @weak: the first path walked (a directory, a link or the program) that
+ *        a user other than root may replace, to free(); NULL while none
  */
 struct kpr_walk {
 	const char *root;
 	char *done;
 	char *rest;
 	unsigned int links;
+	char *weak;
 };
 
 /* Take the first component off @w->rest; return it, to free(). */
@@ -91,6 +94,25 @@ static int follow_link(struct kpr_walk *w, const char *path)
 	return 0;
 }
 
+/*
+ * Whether someone other than root may replace what @st describes (from
+ * lstat()): its owner, or its group or everyone, when they may write it.
+ * A directory with the sticky bit (/tmp) lets nobody replace another's
+ * file; a link cannot be written, only replaced, by its owner in such a
+ * directory or by whoever may write an ordinary one (checked as the
+ * component before it).
+ */
+static bool others_may_write(const struct stat *st)
+{
+	if (st->st_uid != 0)
+		return true;
+	if (S_ISLNK(st->st_mode))
+		return false;
+	if (S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))
+		return false;
+	return (st->st_mode & 0002) || ((st->st_mode & 0020) && st->st_gid != 0);
+}
+
 /**
  * walk_step() - resolve the next component of a path
  * @w: the walk
@@ -123,10 +145,15 @@ static int walk_step(struct kpr_walk *w, bool *is_link)
 	free(w->done);
 	w->done = done;
 	path = kpr_xasprintf("%s%s", w->root, w->done);
-	if (lstat(path, &st))
+	if (lstat(path, &st)) {
 		err = -errno;
-	else if (S_ISLNK(st.st_mode))
-		err = follow_link(w, path);
+	} else {
+		/* Before a link replaces @w->done: the link is what is weak. */
+		if (!w->weak && others_may_write(&st))
+			w->weak = kpr_xstrdup(w->done);
+		if (S_ISLNK(st.st_mode))
+			err = follow_link(w, path);
+	}
 	if (!err && S_ISLNK(st.st_mode))
 		*is_link = true;
 	free(path);
@@ -139,11 +166,20 @@ static int walk_step(struct kpr_walk *w, bool *is_link)
  * @resolved: receives the path with every link resolved, to free(); a
  *            component that does not exist is kept as written
  * @is_link: receives whether a link was on the way
+ * @weak: receives the first path on the way, links and the directories
+ *        they lead through included, that a user other than root may
+ *        replace, to free(); NULL when only root may change any; or NULL
+ *        not to ask
+ *
+ * Whoever may replace a link or a directory on the way decides which
+ * program the rule names at the next load, as surely as whoever may
+ * replace the program itself.
  *
  * Return: 0 when the path exists, -ENOENT when some component does not,
  * another negative errno when it cannot be resolved.
  */
-int kpr_resolve_program(const char *path, char **resolved, bool *is_link)
+int kpr_resolve_program(const char *path, char **resolved, bool *is_link,
+			char **weak)
 {
 	const char *root = getenv(KPR_ROOT_ENV);
 	struct kpr_walk w = {
@@ -151,9 +187,14 @@ int kpr_resolve_program(const char *path, char **resolved, bool *is_link)
 		.done = kpr_xstrdup(""),
 		.rest = kpr_xstrdup(path),
 	};
+	char *top = kpr_root_path("/");
 	int err = 0, step;
+	struct stat st;
 
 	*is_link = false;
+	if (!stat(top, &st) && others_may_write(&st))
+		w.weak = kpr_xstrdup("/");
+	free(top);
 	while (w.rest[strspn(w.rest, "/")]) {
 		step = walk_step(&w, is_link);
 		if (step == -ENOENT) {
@@ -167,16 +208,25 @@ int kpr_resolve_program(const char *path, char **resolved, bool *is_link)
 		}
 	}
 	free(w.rest);
+	if (weak)
+		*weak = w.weak;
+	else
+		free(w.weak);
 	*resolved = w.done[0] ? w.done : kpr_xstrdup("/");
 	if (!w.done[0])
 		free(w.done);
 	return err;
 }
 
-/* A message about line @line of @file, or about the command line's rule. */
-static void report(enum kpr_prio prio, const char *file, unsigned int line,
-		   const char *msg)
+/*
+ * A message about line @line of @file, or about the command line's rule,
+ * unless @p is quiet.
+ */
+static void report(const struct kpr_programs *p, enum kpr_prio prio,
+		   const char *file, unsigned int line, const char *msg)
 {
+	if (p->quiet)
+		return;
 	if (file)
 		kpr_print_line(prio, file, line, msg);
 	else
@@ -192,54 +242,6 @@ static bool regular_file(const char *path)
 
 	free(real);
 	return reg;
-}
-
-/*
- * Whether someone other than root may replace what @st describes: its
- * owner, or its group or everyone, when they may write it. A directory
- * with the sticky bit (/tmp) lets nobody replace another's file.
- */
-static bool others_may_write(const struct stat *st)
-{
-	if (st->st_uid != 0)
-		return true;
-	if (S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))
-		return false;
-	return (st->st_mode & 0002) || ((st->st_mode & 0020) && st->st_gid != 0);
-}
-
-/**
- * replaceable_by() - find what lets a user other than root replace a file
- * @path: the program's resolved path, which exists
- *
- * The threat model lists only programs that only root may change: whoever
- * may replace the file, or rename an entry in a directory on its way,
- * may run their own code under the name the rule trusts.
- *
- * Return: the first such path (the file, or a directory on its way), to
- * free(); NULL when only root may replace it.
- */
-static char *replaceable_by(const char *path)
-{
-	size_t i, n = strlen(path);
-	char *prefix, *real;
-	struct stat st;
-	bool weak;
-
-	/* "/", "/usr", "/usr/bin", then the file itself. */
-	for (i = 0; i <= n; i++) {
-		if (i < n && path[i] != '/')
-			continue;
-		prefix = i ? kpr_xasprintf("%.*s", (int)i, path) :
-			     kpr_xstrdup("/");
-		real = kpr_root_path(prefix);
-		weak = !stat(real, &st) && others_may_write(&st);
-		free(real);
-		if (weak)
-			return prefix;
-		free(prefix);
-	}
-	return NULL;
 }
 
 /**
@@ -282,7 +284,7 @@ static int check_program(struct kpr_programs *p, const char *file,
 	int ret = KPR_EXIT_OK, err;
 
 	*resolved = NULL;
-	err = kpr_resolve_program(path, &real, &is_link);
+	err = kpr_resolve_program(path, &real, &is_link, &writable);
 	msg = program_trouble(path, real, err);
 	if (msg) {
 		ret = p->lenient ? KPR_EXIT_OK : KPR_EXIT_POLICY;
@@ -293,27 +295,28 @@ static int check_program(struct kpr_programs *p, const char *file,
 			msg = more;
 			p->left_out++;
 		}
-		report(p->lenient ? KPR_PRIO_WARNING : KPR_PRIO_ERR, file,
+		report(p, p->lenient ? KPR_PRIO_WARNING : KPR_PRIO_ERR, file,
 		       line, msg);
 		free(msg);
 		free(real);
+		free(writable);
 		return ret;
 	}
 	if (is_link && p->load) {
 		msg = kpr_xasprintf("%s resolves to %s", path, real);
-		report(KPR_PRIO_INFO, file, line, msg);
+		report(p, KPR_PRIO_INFO, file, line, msg);
 		free(msg);
 	} else if (is_link && p->resolve) {
 		/* On standard error: "check -r -" prints the policy. */
 		msg = kpr_xasprintf("%s is a symbolic link: writing %s", path,
 				    real);
-		report(KPR_PRIO_NOTICE, file, line, msg);
+		report(p, KPR_PRIO_NOTICE, file, line, msg);
 		free(msg);
 	} else if (is_link) {
 		msg = kpr_xasprintf("note: %s is a symbolic link to %s, %s",
 				    path, real,
 				    "which the kernel matches; every load resolves it again");
-		report(KPR_PRIO_NOTICE, file, line, msg);
+		report(p, KPR_PRIO_NOTICE, file, line, msg);
 		free(msg);
 	}
 	if (err == -ENOENT) {
@@ -326,26 +329,25 @@ static int check_program(struct kpr_programs *p, const char *file,
 			msg = kpr_xasprintf("warning: %s does not exist (yet): %s",
 					    path,
 					    "the rule allows nobody until it does");
-			report(KPR_PRIO_WARNING, file, line, msg);
+			report(p, KPR_PRIO_WARNING, file, line, msg);
 			free(msg);
 		}
 	} else if (err) {
 		msg = kpr_xasprintf("warning: %s cannot be resolved: %s", path,
 				    strerror(-err));
-		report(KPR_PRIO_WARNING, file, line, msg);
+		report(p, KPR_PRIO_WARNING, file, line, msg);
 		free(msg);
-	} else {
-		writable = replaceable_by(real);
 	}
 	if (writable) {
 		msg = kpr_xasprintf("warning: %s can be replaced by a user other than root (%s %s",
 				    path, writable,
 				    "is not root's alone), who would then get its ports");
-		report(KPR_PRIO_WARNING, file, line, msg);
+		report(p, KPR_PRIO_WARNING, file, line, msg);
 		free(msg);
 		free(writable);
 	}
-	if (is_link && resolve)
+	/* A path that failed half-way is no path the kernel would see. */
+	if (is_link && resolve && (!err || err == -ENOENT))
 		*resolved = real;
 	else
 		free(real);

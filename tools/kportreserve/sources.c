@@ -355,35 +355,41 @@ void kpr_buf_spell_units(struct kpr_buf *text)
 static bool leave_out_bad_lines(const char *file, struct kpr_buf *text,
 				struct kpr_programs *progs)
 {
-	size_t start, end;
-	unsigned int line;
+	size_t off = 0, skip, start, end;
+	unsigned int base = 0, line;
 	const char *msg;
 	char *nl;
 	int err;
 
+	/* Each parse starts after the last bad line, as check_text()'s. */
 	for (;;) {
 		struct kpr_ruleset rs = { 0 };
 
-		err = kpr_parse_policy(text->text, text->len, &rs, &line, &msg);
+		err = kpr_parse_policy(text->text + off, text->len - off, &rs,
+				       &line, &msg);
 		kpr_ruleset_destroy(&rs);
 		if (!err)
 			return true;
-		start = line > 1 ?
-			kpr_skip_lines(text->text, text->len, line - 1) : 0;
+		skip = line > 1 ? kpr_skip_lines(text->text + off,
+						 text->len - off, line - 1) : 0;
+		start = off + skip;
 		nl = memchr(text->text + start, '\n', text->len - start);
 		end = nl ? (size_t)(nl - text->text) : text->len;
-		if (err != -EINVAL || (line > 1 && !start) || end == start) {
+		if (err != -EINVAL || (line > 1 && !skip) || end == start) {
 			kpr_log(KPR_PRIO_WARNING,
 				"%s:%u: %s; the whole file is left out",
-				file, line, msg);
+				file, base + line, msg);
 			return false;
 		}
 		kpr_log(KPR_PRIO_WARNING, "%s:%u: %s; the rule is left out",
-			file, line, msg);
+			file, base + line, msg);
 		memmove(text->text + start, text->text + end,
 			text->len - end + 1);
 		text->len -= end - start;
 		progs->left_out++;
+		/* Past the line, now empty, and its newline. */
+		off = start + (start < text->len);
+		base += line;
 	}
 }
 

@@ -108,7 +108,8 @@ static void report(char *msg)
 			return;
 		}
 	}
-	kpr_err("%s", msg);
+	/* The line it spoils says next, at its priority, what that means. */
+	kpr_log(KPR_PRIO_NOTICE, "kportreserve: %s", msg);
 	said = kpr_xrealloc(said, (nr + 1) * sizeof(*said));
 	said[nr++] = msg;
 }

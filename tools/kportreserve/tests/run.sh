@@ -1060,7 +1060,7 @@ ln -s target.pol "$tmp/linked.pol"
 t_true "check -r of a link to a policy rewrites the file it names, mode kept" \
 	sh -c '[ -L "$1/linked.pol" ] && [ "$(stat -c %a "$1/target.pol")" = 640 ] &&
 		grep -qx "1 /usr/bin/python3.13" "$1/target.pol" &&
-		[ -z "$(ls "$1" | grep "target.pol.")" ]' sh "$tmp"
+		[ -z "$(ls -A "$1" | grep "target.pol.")" ]' sh "$tmp"
 
 printf '9000 /opt/later/bin/server\n9001 /bin3/later\n9002 /usr/sbin\n' \
 	>"$tmp/later.pol"
@@ -1144,7 +1144,19 @@ $tmp/weak.pol:2: warning: /opt/open/app can be replaced by a user other than roo
 EOF
 t "check warns of a program that a user other than root may replace" 0 \
 	"$K" check "$tmp/weak.pol"
-rm -rf "$root/opt/shared" "$root/opt/open"
+# ... and so does whoever may replace a link on the way: the link
+# decides which program the next load names.
+mkdir -p "$root/opt/theirs"
+chown 1000 "$root/opt/theirs"
+ln -s /usr/sbin/nginx "$root/opt/theirs/server"
+printf '9003 /opt/theirs/server\n' >"$tmp/weak.pol"
+want_err <<EOF
+$tmp/weak.pol:1: note: /opt/theirs/server is a symbolic link to /usr/sbin/nginx, which the kernel matches; every load resolves it again
+$tmp/weak.pol:1: warning: /opt/theirs/server can be replaced by a user other than root (/opt/theirs is not root's alone), who would then get its ports
+EOF
+t "check warns of a link on the way that a user other than root may replace" 0 \
+	"$K" check "$tmp/weak.pol"
+rm -rf "$root/opt/shared" "$root/opt/open" "$root/opt/theirs"
 
 mkdir -p "$admin" "$vendor" "$root/run"
 rm -f "$local"
@@ -1212,6 +1224,16 @@ t "del of a link deletes what add added, in force and in the file" 0 \
 	"$K" -s "$fs" del 8080/tcp /usr/bin/python3
 t_true "del took the link's rule out of the file" \
 	sh -c '! grep -q "^8080/tcp /usr/bin/python3\$" "$1"' sh "$local"
+# A rule saved as the link goes when deleted by the real path, and one
+# saved --resolve'd when deleted as the link.
+"$K" -s "$fs" add 8081/tcp /usr/bin/python3 >/dev/null 2>&1
+"$K" -s "$fs" del 8081/tcp /usr/bin/python3.13 >/dev/null 2>&1
+"$K" -s "$fs" del 8080/tcp /usr/bin/python3 uid=1000 >/dev/null 2>&1
+t_true "del takes a rule out of the file however its program is spelled" \
+	sh -c '! grep -q "^808[01]/tcp" "$1"' sh "$local"
+"$K" -s "$fs" add --resolve 8080/tcp /usr/bin/python3 uid=1000 >/dev/null 2>&1
+t_true "the lock of edits is root's alone" \
+	sh -c '[ "$(stat -c %a:%u "$1")" = 600:0 ]' sh "$root/run/kportreserve/edit.lock"
 # --runtime changes the policy in force only.
 want <<'EOF'
 added: 9999/udp /x
