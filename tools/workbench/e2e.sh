@@ -238,7 +238,7 @@ phases=" ${E2E_PHASES:-main reboot lock selinux} "
 	cp --sparse=always "$run/disk.img" "$run/selinux.img"
 [[ $phases != *" main "* ]] || boot main 30 1500
 [[ $phases != *" reboot "* ]] || boot reboot 5 600
-[[ $phases != *" lock "* ]] || boot lock 2 600 kportreserve.lock=1
+[[ $phases != *" lock "* ]] || boot lock 3 600 kportreserve.lock=1
 [[ $phases != *" selinux "* ]] ||
 	boot selinux 9 600 security=selinux enforcing=1
 finish

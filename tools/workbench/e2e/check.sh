@@ -394,6 +394,20 @@ t_lock() {
 	[ "$(cat $SFS/lock)" = 1 ] && [ "$rc" = 3 ] && [ "$gen" = 1 ] &&
 	grep -q 'locked until reboot' <<<"$out" && who_nginx 80
 }
+# Nothing loaded is a failure nobody can miss: with the policy locked, a
+# restart of the unit loads nothing (the kernel refuses it), and the unit
+# fails, its error at error priority in the journal.
+t_nothing_loaded() {
+	local err
+	systemctl restart kportreserve.service
+	err=$(journalctl -b --no-pager -o cat -u kportreserve.service -p err 2>&1)
+	echo "kportreserve.service: $(systemctl is-active kportreserve.service)"
+	echo "$err"
+	systemctl --failed --no-legend --plain | grep kportreserve
+	systemctl is-failed --quiet kportreserve.service &&
+	grep -qx 'kportreserve: nothing was loaded; the policy in force is unchanged' <<<"$err" &&
+	who_nginx 80
+}
 
 # modules_loaded: the modules of the socket families Debian builds as
 # modules that /proc/modules lists (built-in code is not listed there).
@@ -912,6 +926,7 @@ reboot)
 lock)
 	check "systemd is PID 1 on the test kernel" t_pid1
 	check "kportreserve.lock=1 locks the policy the unit loaded; a later load fails, exit 3" t_lock
+	check "a restart that loads nothing fails the unit, at error priority; the policy in force stays" t_nothing_loaded
 	;;
 selinux)
 	check "systemd is PID 1 on the test kernel" t_pid1
