@@ -28,6 +28,15 @@ tmp=$(mktemp -d)
 # Pieces of long messages, to keep the expected outputs under 100 columns.
 nospc="No space left on device"
 kept="the policy in force is unchanged"
+bootkept="the policy files hold no rule: the policy in force, which they did not"
+bootkept="$bootkept load (the kernel's boot policy), stays"
+leftrest="(named above); every other rule is in force"
+notactive="kportreserve is not active in this kernel"
+back="if another policy file has it, the next load brings it back"
+resolves="which the kernel matches; every load resolves it again"
+nobodyyet="does not exist (yet): its rule allows nobody until it does"
+weak="can be replaced by a user other than root"
+notroots="is not root's alone), who would then get its ports"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 # The policy files and the record of load live under this root, never in
@@ -500,8 +509,8 @@ status_files() {
 
 mkdir -p "$root/run"
 fake_fs "$fs"
-want_err <<'EOF'
-kportreserve: the policy files hold no rule: the policy in force, which they did not load (the kernel's boot policy), stays
+want_err <<EOF
+kportreserve: $bootkept
 EOF
 t "files without a rule keep a policy they did not load (a boot policy)" 0 \
 	"$K" -s "$fs" load
@@ -606,7 +615,7 @@ want_err <<EOF
 $admin/15-app.policy:2: port must be a number from 1 to 65535; the rule is left out
 $admin/15-app.policy:4: port must be a number from 1 to 65535; the rule is left out
 $vendor/20-nginx.policy:2: program must be an absolute path or <kernel>; the rule is left out
-kportreserve: warning: loaded with 3 rules and 0 files left out (named above); every other rule is in force
+kportreserve: warning: loaded with 3 rules and 0 files left out $leftrest
 EOF
 t "bad lines: FILE:LINE for each, left out, the rest loaded, exit 7" 7 \
 	"$K" -s "$fs" load
@@ -630,7 +639,7 @@ want <<EOF
 <4>$admin/15-app.policy:2: port must be a number from 1 to 65535; the rule is left out
 <4>$admin/15-app.policy:4: port must be a number from 1 to 65535; the rule is left out
 <4>$vendor/20-nginx.policy:2: program must be an absolute path or <kernel>; the rule is left out
-<4>kportreserve: warning: loaded with 3 rules and 0 files left out (named above); every other rule is in force
+<4>kportreserve: warning: loaded with 3 rules and 0 files left out $leftrest
 EOF
 t_file "under the journal (JOURNAL_STREAM), lines carry their priority" \
 	"$tmp/journal.err"
@@ -650,7 +659,7 @@ $admin/15-app.policy:2: port must be a number from 1 to 65535; the rule is left 
 $admin/15-app.policy:4: port must be a number from 1 to 65535; the rule is left out
 $vendor/20-nginx.policy:2: program must be an absolute path or <kernel>; the rule is left out
 kportreserve: warning: $admin/50-dir.policy: Is a directory; the whole file is left out
-kportreserve: warning: loaded with 3 rules and 1 file left out (named above); every other rule is in force
+kportreserve: warning: loaded with 3 rules and 1 file left out $leftrest
 EOF
 t "an unreadable policy file is left out, the others load: exit 7" 7 \
 	"$K" -s "$fs" load
@@ -666,9 +675,11 @@ EOF
 t "load of the files without kportreserve: exit 5, nothing loaded" 5 \
 	"$K" -s "$tmp/nofs" load
 mkdir -p "$root/sys/kernel/security"
-echo "lockdown,capability,landlock,yama,apparmor,bpf" >"$root/sys/kernel/security/lsm"
+lsms=lockdown,capability,landlock,yama,apparmor,bpf
+echo "$lsms" >"$root/sys/kernel/security/lsm"
+nolsm="(its LSMs: $lsms; boot with kportreserve in lsm=)"
 want_err <<EOF
-kportreserve: $tmp/nofs: No such file or directory: kportreserve is not active in this kernel (its LSMs: lockdown,capability,landlock,yama,apparmor,bpf; boot with kportreserve in lsm=)
+kportreserve: $tmp/nofs: No such file or directory: $notactive $nolsm
 kportreserve: nothing was loaded; the policy in force is unchanged
 EOF
 t "load on a kernel without kportreserve names the LSMs it has" 5 \
@@ -918,7 +929,7 @@ want <<'EOF'
 deleted: 80/tcp /usr/sbin/nginx
 EOF
 want_err <<EOF
-kportreserve: note: '80/tcp /usr/sbin/nginx' was not in $local; if another policy file has it, the next load brings it back
+kportreserve: note: '80/tcp /usr/sbin/nginx' was not in $local; $back
 EOF
 t "del through the fake conditional load" 0 \
 	"$K" -s "$fs" del 80/tcp /usr/sbin/nginx
@@ -1015,7 +1026,7 @@ for l in 2:/usr/bin/python3 3:/bin3/python3.13 4:/usr/bin/py; do
 done >"$tmp/links.loaded"
 # A rule may name a link, as administrators know programs: check says
 # where it leads, every load resolves it, the file keeps the name.
-m="is a symbolic link to /usr/bin/python3.13, which the kernel matches; every load resolves it again"
+m="is a symbolic link to /usr/bin/python3.13, $resolves"
 want_err <<EOF
 $tmp/links.pol:2: note: /usr/bin/python3 $m
 $tmp/links.pol:3: note: /bin3/python3.13 $m
@@ -1067,7 +1078,7 @@ printf '9000 /opt/later/bin/server\n9001 /bin3/later\n9002 /usr/sbin\n' \
 w="does not exist (yet): the rule allows nobody until it does"
 want_err <<EOF
 $tmp/later.pol:1: warning: /opt/later/bin/server $w
-$tmp/later.pol:2: note: /bin3/later is a symbolic link to /usr/bin/later, which the kernel matches; every load resolves it again
+$tmp/later.pol:2: note: /bin3/later is a symbolic link to /usr/bin/later, $resolves
 $tmp/later.pol:2: warning: /bin3/later $w
 $tmp/later.pol:3: /usr/sbin is not a regular file, so no program runs from it
 EOF
@@ -1114,7 +1125,7 @@ want <<EOF
 loaded $tmp/later.pol: generation 3, rules 2, ports 101
 EOF
 want_err <<EOF
-kportreserve: warning: $tmp/later.pol:1: /opt/later/bin/server does not exist (yet): its rule allows nobody until it does
+kportreserve: warning: $tmp/later.pol:1: /opt/later/bin/server $nobodyyet
 EOF
 t "load of a program not installed yet: a warning, exit 0" 0 \
 	"$K" -s "$fs" load "$tmp/later.pol"
@@ -1124,7 +1135,8 @@ want <<EOF
 loaded $tmp/later.pol: generation 3, rules 2, ports 101
 EOF
 want_err <<EOF
-kportreserve: warning: 3 rules name a program that does not exist (yet), the first $tmp/later.pol:1: /opt/later/a: they allow nobody until it does; 'kportreserve check' lists them
+kportreserve: warning: 3 rules name a program that does not exist (yet), the first \
+$tmp/later.pol:1: /opt/later/a: they allow nobody until it does; 'kportreserve check' lists them
 EOF
 t "load: programs not installed yet are one summary line" 0 \
 	"$K" -s "$fs" load "$tmp/later.pol"
@@ -1139,8 +1151,8 @@ chmod 777 "$root/opt/open"
 printf '9000 /opt/shared/app\n9001 /opt/open/app\n9002 /usr/sbin/nginx\n' \
 	>"$tmp/weak.pol"
 want_err <<EOF
-$tmp/weak.pol:1: warning: /opt/shared/app can be replaced by a user other than root (/opt/shared/app is not root's alone), who would then get its ports
-$tmp/weak.pol:2: warning: /opt/open/app can be replaced by a user other than root (/opt/open is not root's alone), who would then get its ports
+$tmp/weak.pol:1: warning: /opt/shared/app $weak (/opt/shared/app $notroots
+$tmp/weak.pol:2: warning: /opt/open/app $weak (/opt/open $notroots
 EOF
 t "check warns of a program that a user other than root may replace" 0 \
 	"$K" check "$tmp/weak.pol"
@@ -1151,8 +1163,8 @@ chown 1000 "$root/opt/theirs"
 ln -s /usr/sbin/nginx "$root/opt/theirs/server"
 printf '9003 /opt/theirs/server\n' >"$tmp/weak.pol"
 want_err <<EOF
-$tmp/weak.pol:1: note: /opt/theirs/server is a symbolic link to /usr/sbin/nginx, which the kernel matches; every load resolves it again
-$tmp/weak.pol:1: warning: /opt/theirs/server can be replaced by a user other than root (/opt/theirs is not root's alone), who would then get its ports
+$tmp/weak.pol:1: note: /opt/theirs/server is a symbolic link to /usr/sbin/nginx, $resolves
+$tmp/weak.pol:1: warning: /opt/theirs/server $weak (/opt/theirs $notroots
 EOF
 t "check warns of a link on the way that a user other than root may replace" 0 \
 	"$K" check "$tmp/weak.pol"
@@ -1180,7 +1192,8 @@ t_file "load of the policy files loaded the resolved paths" "$fs/load"
 want_err <<EOF
 $admin/30-py.policy:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
 $vendor/40-pkg.policy:1: /usr/bin/python3 is a symbolic link: writing /usr/bin/python3.13
-$vendor/40-pkg.policy: a package's file, not rewritten: dpkg would put it back (a file of the same name in /etc/kportreserve/policy.d overrides it)
+$vendor/40-pkg.policy: a package's file, not rewritten: dpkg would put it back \
+(a file of the same name in /etc/kportreserve/policy.d overrides it)
 EOF
 t "check -r without a file rewrites the administrator's files only" 0 \
 	"$K" check -r
@@ -1837,8 +1850,8 @@ t "diff notes a port that two files reserve too" 1 "$K" -s "$fs" diff
 
 # Files without a rule keep a boot policy: diff says so, and no change.
 rm -rf "$vendor" "$admin" "$main"
-want_err <<'EOF'
-kportreserve: the policy files hold no rule: the policy in force, which they did not load (the kernel's boot policy), stays
+want_err <<EOF
+kportreserve: $bootkept
 EOF
 want <<'EOF'
 0 to add, 0 to drop, 2 unchanged
@@ -1851,7 +1864,8 @@ kportreserve: diff: takes no arguments
 Try 'kportreserve --help'.
 EOF
 t "diff takes no file: usage error" 2 "$K" -s "$fs" diff "$main"
-t_true "--help says how diff exits" sh -c '"$1" --help | grep -q "^diff exits as diff(1) does: 0 when load would change nothing, 1 when it$"' sh "$K"
+t_true "--help says how diff exits" sh -c '"$1" --help |
+	grep -q "^diff exits as diff(1) does: 0 when load would change nothing, 1 when it$"' sh "$K"
 
 # --- names, units and --version ------------------------------------------
 
