@@ -161,11 +161,12 @@ t_aureport() {
 	grep -q 'MAC_POLICY_LOAD' <<<"$r" &&
 	grep -Eq 'op=load generation=[1-9][0-9]* .*policy_digest=sha256:[0-9a-f]{64} .*lsm=kportreserve res=1' <<<"$i"
 }
+# who names the rule's file and line, as the unit loaded it at boot.
 t_who() {
 	local w
 	w=$(kportreserve who 8080/tcp)
 	echo "$w"
-	grep -qx '8080/tcp: /usr/sbin/nginx uid=0' <<<"$w"
+	grep -qx '8080/tcp: /usr/sbin/nginx uid=0 (/etc/kportreserve/policy.d/50-e2e.policy:6)' <<<"$w"
 }
 t_status() {
 	local s pid=$1
@@ -370,15 +371,15 @@ t_import() {
 	kportreserve load || return 1
 	w=$(kportreserve who 631/tcp)
 	echo "$w"
-	grep -qx '631/tcp: /usr/sbin/cupsd' <<<"$w"
+	grep -qx '631/tcp: /usr/sbin/cupsd (/etc/kportreserve/policy.d/70-portreserve.policy:2)' <<<"$w"
 }
 t_again() {
 	local w
 	w=$(kportreserve who 631/tcp; kportreserve who 80/tcp)
 	echo "$w"
 	systemctl is-active kportreserve.service &&
-	grep -qx '631/tcp: /usr/sbin/cupsd' <<<"$w" &&
-	grep -qx '80/tcp: /usr/sbin/nginx uid=0' <<<"$w" &&
+	grep -Eqx '631/tcp: /usr/sbin/cupsd( \(.*/70-portreserve\.policy:2\))?' <<<"$w" &&
+	grep -Eqx '80/tcp: /usr/sbin/nginx uid=0( \(.*/50-e2e\.policy:5\))?' <<<"$w" &&
 	grep -qx 'tcp 80' <<<"$(listeners nginx)"
 }
 # kportreserve.lock=1 on the packaged kernel, which has no boot policy:
@@ -778,12 +779,13 @@ t_selinux() {
 	case ",$l," in *,selinux,*) ;; *) return 1 ;; esac
 	case ",$l," in *,kportreserve,*) ;; *) return 1 ;; esac
 }
-# who_nginx PORT: kportreserve names nginx, as root, the owner of tcp PORT.
+# who_nginx PORT: kportreserve names nginx, as root, the owner of tcp PORT
+# (and the drop-in line of its rule, while the unit's load is in force).
 who_nginx() {
 	local w
 	w=$(kportreserve who "$1/tcp")
 	echo "$w"
-	grep -qx "$1/tcp: /usr/sbin/nginx uid=0" <<<"$w"
+	grep -Eqx "$1/tcp: /usr/sbin/nginx uid=0( \(.*/50-e2e\.policy:[0-9]+\))?" <<<"$w"
 }
 # nginx, started by systemd (init_t) from /usr/sbin/nginx (httpd_exec_t),
 # runs in httpd_t, the domain the policy gives web servers.
