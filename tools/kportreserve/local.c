@@ -81,6 +81,10 @@ static int make_dirs(const char *dir, bool loud)
  * a directory only root may write), so that nobody else can hold it and
  * stall root's edits. It is held until the command exits.
  *
+ * A kernel built without file locking (CONFIG_FILE_LOCKING, which only
+ * small embedded kernels leave out) fails flock() with ENOSYS: there the
+ * command goes on without the lock, as nothing else could serialise it.
+ *
  * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message (none for a shared
  * lock: a load goes on without it, as the lock only orders it with edits).
  */
@@ -91,7 +95,8 @@ int kpr_edit_lock(bool exclusive)
 
 	if (!make_dirs(dir, exclusive))
 		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && !flock(fd, exclusive ? LOCK_EX : LOCK_SH))
+	if (fd >= 0 && (!flock(fd, exclusive ? LOCK_EX : LOCK_SH) ||
+			errno == ENOSYS))
 		ret = KPR_EXIT_OK;	/* Held until exit: @fd stays open. */
 	else if (exclusive)
 		kpr_err("%s: cannot lock: %s", path, strerror(errno));
