@@ -81,8 +81,9 @@ static int make_dirs(const char *dir, bool loud)
  * a directory only root may write), so that nobody else can hold it and
  * stall root's edits. It is held until the command exits.
  *
- * A kernel built without file locking (CONFIG_FILE_LOCKING, which only
- * small embedded kernels leave out) fails flock() with ENOSYS: there the
+ * flock() of a descriptor just opened fails only where the kernel cannot
+ * lock at all: one built without CONFIG_FILE_LOCKING (which only small
+ * embedded kernels leave out) has no flock() system call. There the
  * command goes on without the lock, as nothing else could serialise it.
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message (none for a shared
@@ -95,11 +96,14 @@ int kpr_edit_lock(bool exclusive)
 
 	if (!make_dirs(dir, exclusive))
 		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && (!flock(fd, exclusive ? LOCK_EX : LOCK_SH) ||
-			errno == ENOSYS))
-		ret = KPR_EXIT_OK;	/* Held until exit: @fd stays open. */
-	else if (exclusive)
-		kpr_err("%s: cannot lock: %s", path, strerror(errno));
+	if (fd < 0) {
+		if (exclusive)
+			kpr_err("%s: cannot open: %s", path, strerror(errno));
+	} else {
+		/* Held until exit: @fd stays open. */
+		(void)flock(fd, exclusive ? LOCK_EX : LOCK_SH);
+		ret = KPR_EXIT_OK;
+	}
 	free(path);
 	free(dir);
 	return ret;
