@@ -35,12 +35,8 @@
 static bool has_rule(const struct kpr_ruleset *rs, size_t i, const char *rules)
 {
 	char *text = kpr_format_rule(&rs->rules[i]);
-	size_t len = strlen(text);
-	const char *p;
-	bool same = false;
+	bool same = kpr_rules_have(rules, text);
 
-	for (p = rules; *p && !same; p += strcspn(p, "\n"), p += *p == '\n')
-		same = !strncmp(p, text, len) && (p[len] == '\n' || !p[len]);
 	free(text);
 	return same;
 }

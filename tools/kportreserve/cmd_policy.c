@@ -112,52 +112,27 @@ static int check_text(const struct kpr_ctx *ctx, const char *file,
  * @text: the new contents
  * @len: their length
  *
- * A new file beside the old one (mkstemp()) takes its mode and owner and
- * is renamed over it, so that a reader sees the old policy or the new
- * one, never a part. A link to the file stays a link: the file it names
- * is replaced.
+ * The new file takes the old one's mode and owner (kpr_replace_file()).
+ * A link to the file stays a link: the file it names is replaced.
  *
  * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
  */
 static int rewrite_file(const char *path, const char *text, size_t len)
 {
-	char *real = NULL, *tmp = NULL, *slash;
-	int fd = -1, ret = KPR_EXIT_IO, err = 0;
+	char *real;
 	struct stat st;
+	int ret;
 
 	if (!strcmp(path, "-"))
 		return fwrite(text, 1, len, stdout) == len ? KPR_EXIT_OK :
 							     KPR_EXIT_IO;
 	real = realpath(path, NULL);
 	if (!real || stat(real, &st)) {
-		err = errno;
-		goto out;
+		kpr_err("%s: cannot rewrite: %s", path, strerror(errno));
+		free(real);
+		return KPR_EXIT_IO;
 	}
-	/* Hidden, as loads read the drop-ins at any time and warn of others. */
-	slash = strrchr(real, '/');
-	tmp = kpr_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - real), real,
-			    slash + 1);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = errno;
-		goto out;
-	}
-	errno = 0;
-	if (fchmod(fd, st.st_mode & 07777) ||
-	    (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) ||
-	    write(fd, text, len) != (ssize_t)len || fsync(fd) ||
-	    rename(tmp, real)) {
-		err = errno ? errno : EIO;
-		unlink(tmp);
-		goto out;
-	}
-	ret = KPR_EXIT_OK;
-out:
-	if (ret)
-		kpr_err("%s: cannot rewrite: %s", path, strerror(err));
-	if (fd >= 0)
-		close(fd);
-	free(tmp);
+	ret = kpr_replace_file(real, text, len, &st);
 	free(real);
 	return ret;
 }

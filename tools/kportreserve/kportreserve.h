@@ -174,6 +174,9 @@ struct kpr_programs;
 
 /* sources.c: the policy files of the system, as load assembles them */
 char *kpr_root_path(const char *path);
+struct stat;
+int kpr_replace_file(const char *path, const char *text, size_t len,
+		     const struct stat *like);
 int kpr_read_policy_file(const char *path, struct kpr_buf *buf);
 size_t kpr_skip_lines(const char *text, size_t len, unsigned int n);
 void kpr_buf_spell_units(struct kpr_buf *text);
@@ -291,6 +294,7 @@ void kpr_print_line(enum kpr_prio prio, const char *file, unsigned int line,
 		    const char *msg);
 char *kpr_format_ruleset(const struct kpr_ruleset *rs, size_t *len);
 char *kpr_format_rule(const struct kpr_rule *rule);
+bool kpr_rules_have(const char *rules, const char *rule);
 char *kpr_encode_arg(const char *arg);
 char *kpr_join_args(int argc, char **argv, size_t *len);
 int kpr_parse_rule_args(int argc, char **argv, struct kpr_ruleset *rs,

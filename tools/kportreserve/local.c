@@ -128,19 +128,6 @@ static void append(char **s, const char *more)
 	*s = longer;
 }
 
-/* Whether the line @line (canonical, no newline) is one of @rules. */
-static bool among(const char *rules, const char *line)
-{
-	size_t len = strlen(line);
-	const char *p;
-
-	for (p = rules; *p; p += strcspn(p, "\n"), p += *p == '\n') {
-		if (!strncmp(p, line, len) && (p[len] == '\n' || !p[len]))
-			return true;
-	}
-	return false;
-}
-
 /**
  * line_rules() - the canonical rules of one line of the file
  * @line: the line, NUL-terminated, without its newline
@@ -191,7 +178,7 @@ static char *rules_without(const char *have, const char *drop)
 
 	while (*p) {
 		line = take_line(&p);
-		if (!among(drop, line)) {
+		if (!kpr_rules_have(drop, line)) {
 			append(&out, line);
 			append(&out, "\n");
 		}
@@ -200,42 +187,16 @@ static char *rules_without(const char *have, const char *drop)
 	return out;
 }
 
-/**
- * replace_file() - put new contents in place of a file, atomically
- * @path: the file; its directories are made if missing
- * @text: the new contents
- *
- * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
- */
+/* Write @text to the file @path, its directories made first if missing. */
 static int replace_file(const char *path, const char *text)
 {
-	char *dir = kpr_xstrdup(path), *tmp, *name;
-	size_t len = strlen(text);
-	int fd, ret = KPR_EXIT_IO;
+	char *dir = kpr_xstrdup(path);
+	int ret = KPR_EXIT_IO;
 
 	/* /etc/kportreserve may be new. */
-	name = strrchr(dir, '/');
-	*name++ = '\0';
-	/* A hidden name: a load reads the drop-ins at any time, warns of others. */
-	tmp = kpr_xasprintf("%s/.%s.XXXXXX", dir, name);
-	if (make_dirs(dir, true))
-		goto out;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		kpr_err("%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	errno = 0;
-	if (fchmod(fd, 0644) || write(fd, text, len) != (ssize_t)len ||
-	    fsync(fd) || close(fd) || rename(tmp, path)) {
-		kpr_err("%s: cannot write: %s", path,
-			strerror(errno ? errno : EIO));
-		unlink(tmp);
-		goto out;
-	}
-	ret = KPR_EXIT_OK;
-out:
-	free(tmp);
+	*strrchr(dir, '/') = '\0';
+	if (!make_dirs(dir, true))
+		ret = kpr_replace_file(path, text, strlen(text), NULL);
 	free(dir);
 	return ret;
 }
@@ -316,7 +277,7 @@ static char *rules_kept(const char *have, const char *drop,
 	while (*p) {
 		line = take_line(&p);
 		line_real = take_line(&q);
-		if (!among(drop, line) && !among(drop_real, line_real)) {
+		if (!kpr_rules_have(drop, line) && !kpr_rules_have(drop_real, line_real)) {
 			append(&out, line);
 			append(&out, "\n");
 		}

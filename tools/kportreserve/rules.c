@@ -85,6 +85,25 @@ char *kpr_format_rule(const struct kpr_rule *rule)
 }
 
 /**
+ * kpr_rules_have() - tell whether a rule is one of a list
+ * @rules: canonical rules, one a line
+ * @rule: one canonical rule, without its newline
+ *
+ * Return: true when @rule is a whole line of @rules.
+ */
+bool kpr_rules_have(const char *rules, const char *rule)
+{
+	size_t len = strlen(rule);
+	const char *p;
+
+	for (p = rules; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (!strncmp(p, rule, len) && (p[len] == '\n' || !p[len]))
+			return true;
+	}
+	return false;
+}
+
+/**
  * kpr_encode_arg() - make a command-line argument one policy field
  * @arg: the argument
  *

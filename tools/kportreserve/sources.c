@@ -33,6 +33,47 @@ char *kpr_root_path(const char *path)
 }
 
 /**
+ * kpr_replace_file() - put new contents in place of a policy file
+ * @path: the file, no link; its directory exists
+ * @text: the new contents
+ * @len: their length
+ * @like: the file replaced, whose mode and owner the new one takes; NULL
+ *        for a new file of root's, mode 0644
+ *
+ * A new file beside the old one (mkstemp()) is renamed over it, so that a
+ * reader, a load among them, sees the old file or the new one, never a
+ * part. Its name is hidden while it exists: loads read the drop-in
+ * directories at any time and warn of names that are not drop-ins.
+ *
+ * Return: KPR_EXIT_OK, or KPR_EXIT_IO after a message.
+ */
+int kpr_replace_file(const char *path, const char *text, size_t len,
+		     const struct stat *like)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = kpr_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path,
+				  slash + 1);
+	int fd = mkstemp(tmp), err = 0;
+
+	errno = 0;
+	if (fd < 0 ||
+	    fchmod(fd, like ? like->st_mode & 07777 : 0644) ||
+	    (like && fchown(fd, like->st_uid, like->st_gid) && errno != EPERM) ||
+	    write(fd, text, len) != (ssize_t)len || fsync(fd) ||
+	    rename(tmp, path))
+		err = errno ? errno : EIO;
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	if (err) {
+		if (fd >= 0)
+			unlink(tmp);
+		kpr_err("%s: cannot write: %s", path, strerror(err));
+	}
+	free(tmp);
+	return err ? KPR_EXIT_IO : KPR_EXIT_OK;
+}
+
+/**
  * kpr_read_policy_file() - read a policy file
  * @path: the file, or "-" for standard input
  * @buf: receives the contents; free with kpr_buf_free()
